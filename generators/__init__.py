@@ -1,0 +1,3 @@
+"""MIRA-Math instance generators (one module per family in ``generators.families``)."""
+
+GENERATOR_VERSION = "1.0.0"

@@ -1,0 +1,166 @@
+"""The interface every MIRA-Math family implements, and helpers they share.
+
+A family is a small object with five responsibilities (one module per family):
+
+* ``sample(rng, difficulty)``  draws the latent complete state ``z`` (JSON-able);
+* ``views(z)``                 splits ``z`` into Agent A's constraints, Agent B's constraints, the one
+                               canonical atomic hint (one of B's constraints) and the target;
+* ``solve(constraints, target)`` computes the exact target from *constraints alone* (never from ``z``),
+                               raising ``NotUnique`` / ``Inconsistent``;
+* ``hint_alternatives(hint, view_a, target)`` yields the hint slot with other values that the domain
+                               A is told allows: the validator uses them to exhibit two completions of
+                               A's view with different target values;
+* ``render`` / ``slot_aliases`` give every surface form of a constraint from its machine form.
+
+Constraints are plain dicts with a ``type`` key; fractions inside them are ``num``/``denom`` pairs.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from verifiers.answers import Answer
+
+Constraint = dict[str, Any]
+
+
+@dataclass
+class Views:
+    """What each agent is told, plus the canonical hint and the target."""
+
+    a: list[Constraint]
+    b: list[Constraint]
+    hint: Constraint  # must be an element of ``b``
+    slot: str  # machine-readable name of the hint slot, e.g. "P(H)", "mu_4", "A[1][2]"
+    value: Any  # the slot's atomic value as JSON (int, {"numerator", "denominator"}, ...)
+    target: dict[str, Any]  # machine-readable target, solver-visible
+    question: str  # the target question in words
+    unknowns: list[str]
+    notes: list[str] = field(default_factory=list)  # extra solver-visible facts (domain, conventions)
+
+
+class Family(ABC):
+    name: ClassVar[str]
+    prefix: ClassVar[str]
+    type: ClassVar[str]  # "A" (fixed hint slot) or "B" (variable hint slot)
+    answer_type: ClassVar[str]  # "int" | "rational" | "dict_int"
+    answer_keys: ClassVar[tuple[str, ...]] = ()  # for dict_int; may be overridden per instance
+    scales_with_difficulty: ClassVar[bool] = True
+    max_attempts: ClassVar[int] = 2000  # rejection-sampling bound per instance
+
+    # ------------------------------------------------------------ the five responsibilities
+    @abstractmethod
+    def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        """Draw a latent complete state; may raise ``Reject`` to ask for a fresh draw."""
+
+    @abstractmethod
+    def views(self, z: dict[str, Any]) -> Views:
+        """Split the latent state into what A and B are told."""
+
+    @abstractmethod
+    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> Answer:
+        """The unique target value implied by ``constraints``."""
+
+    @abstractmethod
+    def hint_alternatives(
+        self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]
+    ) -> Iterable[Constraint]:
+        """The hint slot filled with other values allowed by the domain A is told."""
+
+    @abstractmethod
+    def render(self, c: Constraint) -> str:
+        """The natural-language text of one machine constraint."""
+
+    @abstractmethod
+    def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        """Phrases that name the hint slot precisely (the first one is the canonical request)."""
+
+    def slot_name(self, c: Constraint) -> str | None:
+        """The slot a constraint fills (same naming as ``Views.slot``), or None for context facts.
+
+        The rule responder uses it to tell a request for the hidden slot from a request for a fact
+        A already holds; ``slot_aliases`` must accept every name returned here.
+        """
+        return None
+
+    def answer_from_latent(self, z: dict[str, Any]) -> Answer | None:
+        """Optional second route to the answer straight from ``z`` (checked against ``solve``)."""
+        return None
+
+    def keys_for(self, z: dict[str, Any]) -> tuple[str, ...]:
+        """Answer keys for ``dict_int`` answers (override when they depend on the instance)."""
+        return self.answer_keys
+
+    def effective_difficulty(self, requested: int) -> int:
+        return requested if self.scales_with_difficulty else 1
+
+    def canonical_request(self, slot: str, hint: Constraint) -> str:
+        return f"What is {self.slot_aliases(slot, hint)[0]}?"
+
+
+class Reject(Exception):
+    """Raised by ``sample`` when a draw violates a generation rule; the caller draws again."""
+
+
+# ------------------------------------------------------------------ shared helpers
+def frac(c: Constraint, num: str = "num", den: str = "denom") -> Fraction:
+    return Fraction(c[num], c[den])
+
+
+def frac_fields(f: Fraction) -> dict[str, int]:
+    return {"num": f.numerator, "denom": f.denominator}
+
+
+def frac_json(f: Fraction) -> dict[str, int]:
+    return {"numerator": f.numerator, "denominator": f.denominator}
+
+
+def fmt_frac(f: Fraction) -> str:
+    return str(f)
+
+
+def by_type(constraints: Iterable[Constraint], kind: str) -> list[Constraint]:
+    return [c for c in constraints if c["type"] == kind]
+
+
+def one(constraints: Iterable[Constraint], kind: str) -> Constraint:
+    """The single constraint of ``kind``; ``NotUnique`` if missing, ``Inconsistent`` if repeated."""
+    from generators.errors import Inconsistent, NotUnique
+
+    found = by_type(constraints, kind)
+    if not found:
+        raise NotUnique(f"no {kind} constraint")
+    if len(found) > 1 and any(f != found[0] for f in found[1:]):
+        raise Inconsistent(f"conflicting {kind} constraints")
+    return found[0]
+
+
+def lin_text(coeffs: dict[str, int | Fraction], rhs: int | Fraction) -> str:
+    """``2a - b + 3c = 4`` (zero terms omitted, unit coefficients written bare)."""
+    parts: list[str] = []
+    for var, k in coeffs.items():
+        if k == 0:
+            continue
+        mag = abs(k)
+        term = var if mag == 1 else f"{mag}{var}" if Fraction(mag).denominator == 1 else f"({mag}){var}"
+        if not parts:
+            parts.append(term if k > 0 else f"-{term}")
+        else:
+            parts.append(f"+ {term}" if k > 0 else f"- {term}")
+    return f"{' '.join(parts) or '0'} = {rhs}"
+
+
+def fractions_between(max_den: int, lo: Fraction = Fraction(0), hi: Fraction = Fraction(1)) -> Iterator[Fraction]:
+    """Distinct reduced fractions strictly between ``lo`` and ``hi`` with denominator <= ``max_den``."""
+    seen: set[Fraction] = set()
+    for den in range(1, max_den + 1):
+        for num in range(int(lo * den) - 1, int(hi * den) + 2):
+            f = Fraction(num, den)
+            if lo < f < hi and f not in seen:
+                seen.add(f)
+                yield f

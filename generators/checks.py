@@ -1,0 +1,84 @@
+"""The three deterministic well-posedness checks, shared by generation (rejection) and validation.
+
+1. global uniqueness: A's and B's constraints together determine the target, and it equals the answer;
+2. local underdetermination: A's view alone does not determine the target; a witness is exhibited:
+   the hint slot filled with another value allowed by the domain A is told, giving another target value;
+3. hint sufficiency: A's view plus the canonical hint determines the target, and it equals the answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from generators.base import Constraint, Family
+from generators.errors import Inconsistent, NotUnique
+from verifiers.answers import Answer, answers_equal
+
+
+@dataclass
+class Witness:
+    constraint: Constraint
+    answer: Answer
+
+
+class CheckFailed(Exception):
+    def __init__(self, check: str, message: str):
+        super().__init__(f"{check}: {message}")
+        self.check = check
+        self.message = message
+
+
+def _solve(family: Family, constraints: list[Constraint], target: dict[str, Any], check: str) -> Answer:
+    try:
+        return family.solve(constraints, target)
+    except NotUnique as exc:
+        raise CheckFailed(check, f"target not determined ({exc})") from None
+    except Inconsistent as exc:
+        raise CheckFailed(check, f"constraints are inconsistent ({exc})") from None
+
+
+def check_views(
+    family: Family,
+    view_a: list[Constraint],
+    view_b: list[Constraint],
+    hint: Constraint,
+    target: dict[str, Any],
+    answer: Answer,
+) -> Witness:
+    """Run all three checks; return the underdetermination witness or raise ``CheckFailed``."""
+    if hint not in view_b:
+        raise CheckFailed("hint", "the canonical hint is not one of B's constraints")
+    if hint in view_a:
+        raise CheckFailed("hint", "A already holds the canonical hint")
+    full = _solve(family, view_a + [c for c in view_b if c not in view_a], target, "global_uniqueness")
+    if not answers_equal(answer, full):
+        raise CheckFailed("global_uniqueness", f"full problem gives {full}, stored answer is {answer}")
+    with_hint = _solve(family, [*view_a, hint], target, "hint_sufficiency")
+    if not answers_equal(answer, with_hint):
+        raise CheckFailed("hint_sufficiency", f"A's view + hint gives {with_hint}, stored answer is {answer}")
+    return find_witness(family, view_a, hint, target, answer)
+
+
+def find_witness(
+    family: Family, view_a: list[Constraint], hint: Constraint, target: dict[str, Any], answer: Answer
+) -> Witness:
+    try:
+        alone = family.solve(view_a, target)
+    except (NotUnique, Inconsistent):
+        alone = None
+    if alone is not None:
+        raise CheckFailed("local_underdetermination", f"A's view alone determines the target ({alone})")
+    for alt in family.hint_alternatives(hint, view_a, target):
+        if alt == hint:
+            continue
+        try:
+            other = family.solve([*view_a, alt], target)
+        except (NotUnique, Inconsistent):
+            continue
+        if not answers_equal(answer, other):
+            return Witness(alt, other)
+    raise CheckFailed(
+        "local_underdetermination",
+        "no completion of A's view within its stated domain gives a different target value",
+    )

@@ -1,0 +1,96 @@
+"""A1 bayes_missing_prior: A knows P(E|H) and P(E|not H); B holds the prior P(H); target P(H|E)."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from generators.base import Constraint, Family, Reject, Views, frac, frac_fields, frac_json, one
+from generators.errors import Inconsistent, NotUnique
+
+MAX_POSTERIOR_DENOMINATOR = 200
+
+
+def posterior(prior: Fraction, pos: Fraction, neg: Fraction) -> Fraction:
+    return pos * prior / (pos * prior + neg * (1 - prior))
+
+
+class BayesMissingPrior(Family):
+    name = "bayes_missing_prior"
+    prefix = "bay"
+    type = "A"
+    answer_type = "rational"
+
+    def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        def draw() -> Fraction:
+            den = rng.randint(2, 3 + 2 * difficulty)
+            return Fraction(rng.randint(1, den - 1), den)
+
+        prior, pos, neg = draw(), draw(), draw()
+        if pos == neg:
+            raise Reject("P(E|H) = P(E|not H) makes E uninformative")
+        if posterior(prior, pos, neg).denominator > MAX_POSTERIOR_DENOMINATOR:
+            raise Reject("posterior denominator above 200")
+        return {"prior": frac_fields(prior), "likelihood_pos": frac_fields(pos), "likelihood_neg": frac_fields(neg)}
+
+    def views(self, z: dict[str, Any]) -> Views:
+        pos = {"type": "likelihood_pos", **z["likelihood_pos"]}
+        neg = {"type": "likelihood_neg", **z["likelihood_neg"]}
+        prior = {"type": "prior", **z["prior"]}
+        domain = {"type": "domain", "statement": "P(H) is a probability strictly between 0 and 1."}
+        return Views(
+            a=[pos, neg, domain],
+            b=[prior],
+            hint=prior,
+            slot="P(H)",
+            value=frac_json(frac(prior)),
+            target={"type": "posterior", "hypothesis": "H", "evidence": "E"},
+            question="What is P(H|E), the probability of H given that E was observed? "
+            "Give it as a reduced fraction.",
+            unknowns=["P_H_given_E"],
+        )
+
+    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> Fraction:
+        pos, neg = frac(one(constraints, "likelihood_pos")), frac(one(constraints, "likelihood_neg"))
+        try:
+            prior = frac(one(constraints, "prior"))
+        except NotUnique:
+            if pos == neg:
+                return Fraction(0)  # unreachable for generated data; E would carry no information
+            raise
+        if not 0 < prior < 1:
+            raise Inconsistent(f"P(H) = {prior} is not strictly between 0 and 1")
+        return posterior(prior, pos, neg)
+
+    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        for p in (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(1, 4)):
+            yield {"type": "prior", **frac_fields(p)}
+
+    def render(self, c: Constraint) -> str:
+        match c["type"]:
+            case "likelihood_pos":
+                return f"P(E|H) = {frac(c)}"
+            case "likelihood_neg":
+                return f"P(E|not H) = {frac(c)}"
+            case "prior":
+                return f"P(H) = {frac(c)}"
+            case "domain":
+                return c["statement"]
+        raise ValueError(f"unknown constraint type {c['type']!r}")
+
+    def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        return {
+            "P(H)": ["the prior P(H)", "P(H)", "the prior probability of H", "the prior", "the base rate of H"],
+            "P(E|H)": ["the likelihood P(E|H)", "P(E|H)", "the likelihood"],
+            "P(E|not H)": ["the false-positive rate P(E|not H)", "P(E|not H)", "P(E|~H)", "the false-positive rate"],
+        }[slot]
+
+    def slot_name(self, c: Constraint) -> str | None:
+        return {"prior": "P(H)", "likelihood_pos": "P(E|H)", "likelihood_neg": "P(E|not H)"}.get(c["type"])
+
+    def answer_from_latent(self, z: dict[str, Any]) -> Fraction:
+        return posterior(frac(z["prior"]), frac(z["likelihood_pos"]), frac(z["likelihood_neg"]))
+
+
+FAMILY = BayesMissingPrior()

@@ -1,0 +1,100 @@
+"""A2 crt_reconstruction: A knows two congruences, B holds the third; target the integer x in [0, M).
+
+Does not scale with difficulty: every instance runs at effective difficulty 1 (as in the paper).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from generators.base import Constraint, Family, Views, by_type
+from generators.errors import Inconsistent, NotUnique
+
+PRIMES = (3, 5, 7, 11, 13, 17, 19)
+
+
+def crt(congruences: list[tuple[int, int]]) -> tuple[int, int]:
+    """(x, M) with x the unique residue mod M = product of the pairwise coprime moduli."""
+    x, m = 0, 1
+    for modulus, residue in congruences:
+        # solve x + m*t = residue (mod modulus)
+        t = ((residue - x) * pow(m, -1, modulus)) % modulus
+        x, m = x + m * t, m * modulus
+    return x % m, m
+
+
+class CrtReconstruction(Family):
+    name = "crt_reconstruction"
+    prefix = "crt"
+    type = "A"
+    answer_type = "int"
+    scales_with_difficulty = False
+
+    def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        moduli = rng.sample(PRIMES, 3)
+        x = rng.randrange(moduli[0] * moduli[1] * moduli[2])
+        return {"moduli": moduli, "x": x}
+
+    def views(self, z: dict[str, Any]) -> Views:
+        c1, c2, c3 = ({"type": "congruence", "var": "x", "mod": m, "residue": z["x"] % m} for m in z["moduli"])
+        pool = ", ".join(map(str, PRIMES))
+        domain = {
+            "type": "domain",
+            "statement": f"x also satisfies a third congruence x ≡ r3 (mod m3), where m3 is a prime from "
+            f"{{{pool}}} different from the two moduli above and 0 <= r3 < m3; "
+            "x is the integer with 0 <= x < m1*m2*m3.",
+        }
+        return Views(
+            a=[c1, c2, domain],
+            b=[c3],
+            hint=c3,
+            slot="third congruence",
+            value={"modulus": c3["mod"], "residue": c3["residue"]},
+            target={"type": "crt", "variable": "x", "n_congruences": 3},
+            question="What is x, the unique integer with 0 <= x < m1*m2*m3 that satisfies all three congruences?",
+            unknowns=["x"],
+        )
+
+    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> int:
+        pairs = {(c["mod"], c["residue"]) for c in by_type(constraints, "congruence")}
+        moduli = [m for m, _ in pairs]
+        if len(set(moduli)) != len(moduli):
+            raise Inconsistent("two different residues for the same modulus")
+        if len(pairs) < target["n_congruences"]:
+            raise NotUnique(f"{len(pairs)} of {target['n_congruences']} congruences known")
+        if any(m not in PRIMES or not 0 <= r < m for m, r in pairs):
+            raise Inconsistent("modulus outside the prime pool or residue out of range")
+        return crt(sorted(pairs))[0]
+
+    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        for residue in range(hint["mod"]):
+            yield {**hint, "residue": residue}
+
+    def render(self, c: Constraint) -> str:
+        if c["type"] == "congruence":
+            return f"{c['var']} ≡ {c['residue']} (mod {c['mod']})"
+        if c["type"] == "domain":
+            return c["statement"]
+        raise ValueError(f"unknown constraint type {c['type']!r}")
+
+    def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        if slot != "third congruence":
+            return [f"the congruence {slot}", slot]
+        return [
+            "the third congruence",
+            "the third congruence x ≡ r3 (mod m3)",
+            "the remaining congruence",
+            "the other congruence",
+            "the third modulus and residue",
+            "x mod m3",
+        ]
+
+    def slot_name(self, c: Constraint) -> str | None:
+        return f"x mod {c['mod']}" if c["type"] == "congruence" else None
+
+    def answer_from_latent(self, z: dict[str, Any]) -> int:
+        return z["x"]
+
+
+FAMILY = CrtReconstruction()

@@ -1,0 +1,37 @@
+"""JSON Schemas of every record the toolkit writes or reads, with cached validators."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """``name`` without suffix, e.g. ``"mira_instance"`` for ``mira_instance.schema.json``."""
+    text = resources.files(__name__).joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    schema = load_schema(name)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def schema_errors(name: str, record: Any) -> list[tuple[str, str]]:
+    """(JSON path of the field, message) for every violation, most specific first."""
+    errors = sorted(validator(name).iter_errors(record), key=lambda e: list(e.absolute_path))
+    return [(_path(e.absolute_path), e.message) for e in errors]
+
+
+def _path(parts: Any) -> str:
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(record)"

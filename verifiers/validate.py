@@ -1,0 +1,116 @@
+"""Validate MIRA-Math instances: schema, ids, exact answers and the three well-posedness checks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from generators.base import Family
+from generators.checks import CheckFailed, check_views
+from generators.errors import Inconsistent, NotUnique
+from generators.families import FAMILIES
+from schemas import schema_errors
+from verifiers.answers import Answer, answers_equal, decode_answer
+from verifiers.jsonl import RecordError, read_jsonl
+
+CHECK_FIELDS = {
+    "hint": "minimal_hint_spec.atomic_hints[0]",
+    "global_uniqueness": "global_solution",
+    "hint_sufficiency": "global_solution",
+    "local_underdetermination": "agent_views[0].private_data.constraints_machine",
+    "answer": "global_solution",
+}
+
+
+def instance_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
+    """(field, message) for everything wrong with one instance; empty when it is valid."""
+    problems = schema_errors("mira_instance", inst)
+    if problems:
+        return problems
+    family = FAMILIES.get(inst["family"])
+    if family is None:
+        return [("family", f"unknown family {inst['family']!r}")]
+    try:
+        answer = decode_answer(inst["answer_type"], inst["global_solution"], inst["answer_keys"])
+    except (ValueError, KeyError) as exc:
+        return [("global_solution", f"does not match answer_type {inst['answer_type']!r}: {exc}")]
+    problems += _static_problems(family, inst)
+    if problems:
+        return problems
+    view_a, view_b = (v["private_data"]["constraints_machine"] for v in inst["agent_views"])
+    hint = inst["minimal_hint_spec"]["atomic_hints"][0]
+    try:
+        check_views(family, view_a, view_b, hint["constraint"], inst["target"], answer)
+    except CheckFailed as exc:
+        return [(CHECK_FIELDS.get(exc.check, exc.check), f"{exc.check} check failed: {exc.message}")]
+    return _witness_problems(family, inst, view_a, hint["constraint"], answer)
+
+
+def _static_problems(family: Family, inst: dict[str, Any]) -> list[tuple[str, str]]:
+    problems = []
+    if inst["type"] != family.type:
+        problems.append(("type", f"{family.name} is Type {family.type}, not {inst['type']}"))
+    if inst["answer_type"] != family.answer_type:
+        problems.append(("answer_type", f"{family.name} answers are {family.answer_type!r}"))
+    if not inst["id"].startswith(family.prefix + "-"):
+        problems.append(("id", f"{family.name} ids start with {family.prefix}-"))
+    if inst["request_budget"] != 3 * inst["difficulty"]:
+        problems.append(("request_budget", f"must be 3 x difficulty = {3 * inst['difficulty']}"))
+    if inst["difficulty"] != family.effective_difficulty(inst["requested_difficulty"]):
+        problems.append(("difficulty", "is not the effective difficulty of requested_difficulty"))
+    for i, view in enumerate(inst["agent_views"]):
+        data = view["private_data"]
+        rendered = [family.render(c) for c in data["constraints_machine"]]
+        if rendered != data["constraints_text"]:
+            problems.append((f"agent_views[{i}].private_data.constraints_text", "does not match the machine constraints"))
+    hint = inst["minimal_hint_spec"]["atomic_hints"][0]
+    if hint["kind"] != hint["constraint"]["type"] or hint["text"] != family.render(hint["constraint"]):
+        problems.append(("minimal_hint_spec.atomic_hints[0]", "kind/text do not match the hint constraint"))
+    return problems
+
+
+def _witness_problems(
+    family: Family, inst: dict[str, Any], view_a: list[dict], hint: dict, answer: Answer
+) -> list[tuple[str, str]]:
+    field = "verifier.underdetermination_witness"
+    witness = inst["verifier"]["underdetermination_witness"]
+    try:
+        other = family.solve([*view_a, witness["constraint"]], inst["target"])
+        stored = decode_answer(inst["answer_type"], witness["answer"], inst["answer_keys"])
+    except (NotUnique, Inconsistent, ValueError, KeyError) as exc:
+        return [(field, f"witness does not solve: {exc}")]
+    if not answers_equal(stored, other) or answers_equal(answer, other):
+        return [(field, "witness answer is wrong or equals the answer")]
+    if witness["constraint"] not in list(family.hint_alternatives(hint, view_a, inst["target"])):
+        return [(field, "witness is not a completion allowed by A's stated domain")]
+    latent = family.answer_from_latent(inst["global_metadata"].get("latent", {})) if "latent" in inst[
+        "global_metadata"
+    ] else None
+    if latent is not None and not answers_equal(answer, latent):
+        return [("global_metadata.latent", f"latent state gives {latent}, not {answer}")]
+    return []
+
+
+def validate_records(path: str, records: Iterable[tuple[int, Any]]) -> tuple[int, list[RecordError]]:
+    """Validate every record; returns (number of records, errors). Duplicate ids are errors."""
+    errors: list[RecordError] = []
+    seen: dict[str, int] = {}
+    count = 0
+    for lineno, record in records:
+        count += 1
+        if isinstance(record, RecordError):
+            errors.append(record)
+            continue
+        rid = record.get("id") if isinstance(record.get("id"), str) else None
+        if rid is not None:
+            if rid in seen:
+                errors.append(RecordError(path, lineno, rid, "id", f"duplicate id (first on line {seen[rid]})"))
+            seen.setdefault(rid, lineno)
+        for field, message in instance_problems(record):
+            errors.append(RecordError(path, lineno, rid, field, message))
+    return count, errors
+
+
+def validate_file(path: str) -> tuple[int, list[RecordError]]:
+    return validate_records(path, read_jsonl(path))
+
