@@ -12,6 +12,7 @@ from a short written value; anything ambiguous or partial is a parse failure, i.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from decimal import Decimal, InvalidOperation
@@ -177,10 +178,8 @@ def _unwrap(value: Any, answer_type: str, keys: list[str] | tuple[str, ...]) -> 
         if k in WRAPPER_KEYS and not (answer_type == "dict_int" and _normal_key(k) in map(_normal_key, keys)):
             value = inner
             if isinstance(inner, str) and inner.strip()[:1] in "{[":
-                try:
+                with contextlib.suppress(json.JSONDecodeError):
                     value = _loads(_strip_decorations(inner))
-                except json.JSONDecodeError:
-                    pass
             continue
         break
     return value
