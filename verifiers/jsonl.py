@@ -55,7 +55,8 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, Any | RecordError]]:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
-                yield lineno, RecordError(str(path), lineno, None, "(line)", f"invalid JSON: {exc.msg} at column {exc.colno}")
+                message = f"invalid JSON: {exc.msg} at column {exc.colno}"
+                yield lineno, RecordError(str(path), lineno, None, "(line)", message)
                 continue
             if not isinstance(record, dict):
                 yield lineno, RecordError(str(path), lineno, None, "(line)", "a line must be a JSON object")

@@ -62,7 +62,8 @@ def _static_problems(family: Family, inst: dict[str, Any]) -> list[tuple[str, st
         data = view["private_data"]
         rendered = [family.render(c) for c in data["constraints_machine"]]
         if rendered != data["constraints_text"]:
-            problems.append((f"agent_views[{i}].private_data.constraints_text", "does not match the machine constraints"))
+            field = f"agent_views[{i}].private_data.constraints_text"
+            problems.append((field, "does not match the machine constraints"))
     hint = inst["minimal_hint_spec"]["atomic_hints"][0]
     if hint["kind"] != hint["constraint"]["type"] or hint["text"] != family.render(hint["constraint"]):
         problems.append(("minimal_hint_spec.atomic_hints[0]", "kind/text do not match the hint constraint"))
