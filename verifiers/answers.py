@@ -85,7 +85,7 @@ _SLASH = re.compile(rf"^({_NUMBER})\s*/\s*({_NUMBER})$")
 _PLAIN = re.compile(rf"^{_NUMBER}$")
 _LABEL = re.compile(r"^(?:final\s+answer|answer)\s*[:=]?\s*", re.I)
 _BOXED = re.compile(r"^\\boxed\s*\{(.*)\}$", re.S)
-_ASSIGNMENT = re.compile(r"^\s*([A-Za-z\\][\w\\{}()\[\]^',. ]*?)\s*[=:]\s*(.+?)\s*$", re.S)
+_ASSIGNMENT = re.compile(r"^\s*([A-Za-z\\][^=:]*?)\s*[=:]\s*(.+?)\s*$", re.S)
 
 
 def parse_scalar(text: Any) -> Fraction:

@@ -12,6 +12,7 @@ from generators.base import Constraint, Family, Views, by_type
 from generators.errors import Inconsistent, NotUnique
 
 PRIMES = (3, 5, 7, 11, 13, 17, 19)
+ORDINAL = {1: "first congruence", 2: "second congruence", 3: "third congruence"}
 
 
 def crt(congruences: list[tuple[int, int]]) -> tuple[int, int]:
@@ -37,7 +38,10 @@ class CrtReconstruction(Family):
         return {"moduli": moduli, "x": x}
 
     def views(self, z: dict[str, Any]) -> Views:
-        c1, c2, c3 = ({"type": "congruence", "var": "x", "mod": m, "residue": z["x"] % m} for m in z["moduli"])
+        c1, c2, c3 = (
+            {"type": "congruence", "var": "x", "index": i, "mod": m, "residue": z["x"] % m}
+            for i, m in enumerate(z["moduli"], start=1)
+        )
         pool = ", ".join(map(str, PRIMES))
         domain = {
             "type": "domain",
@@ -49,7 +53,7 @@ class CrtReconstruction(Family):
             a=[c1, c2, domain],
             b=[c3],
             hint=c3,
-            slot="third congruence",
+            slot=ORDINAL[3],
             value={"modulus": c3["mod"], "residue": c3["residue"]},
             target={"type": "crt", "variable": "x", "n_congruences": 3},
             question="What is x, the unique integer with 0 <= x < m1*m2*m3 that satisfies all three congruences?",
@@ -79,8 +83,8 @@ class CrtReconstruction(Family):
         raise ValueError(f"unknown constraint type {c['type']!r}")
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
-        if slot != "third congruence":
-            return [f"the congruence {slot}", slot]
+        if slot != ORDINAL[3]:
+            return [f"the {slot}", f"x mod {hint['mod']}", slot]
         return [
             "the third congruence",
             "the third congruence x ≡ r3 (mod m3)",
@@ -91,7 +95,7 @@ class CrtReconstruction(Family):
         ]
 
     def slot_name(self, c: Constraint) -> str | None:
-        return f"x mod {c['mod']}" if c["type"] == "congruence" else None
+        return ORDINAL[c["index"]] if c["type"] == "congruence" else None
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         return z["x"]
