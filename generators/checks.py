@@ -2,7 +2,8 @@
 
 1. global uniqueness: A's and B's constraints together determine the target, and it equals the answer;
 2. local underdetermination: A's view alone does not determine the target; a witness is exhibited:
-   the hint slot filled with another value allowed by the domain A is told, giving another target value;
+   the hint slot filled with another value allowed by the domain A is told, giving another target value.
+   B's view alone must not determine the target either (the paper checks each agent's view);
 3. hint sufficiency: A's view plus the canonical hint determines the target, and it equals the answer.
 """
 
@@ -57,6 +58,12 @@ def check_views(
     with_hint = _solve(family, [*view_a, hint], target, "hint_sufficiency")
     if not answers_equal(answer, with_hint):
         raise CheckFailed("hint_sufficiency", f"A's view + hint gives {with_hint}, stored answer is {answer}")
+    try:
+        b_alone = family.solve(view_b, target)
+    except (NotUnique, Inconsistent):
+        b_alone = None
+    if b_alone is not None:
+        raise CheckFailed("local_underdetermination_b", f"B's view alone determines the target ({b_alone})")
     return find_witness(family, view_a, hint, target, answer)
 
 

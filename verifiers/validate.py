@@ -18,6 +18,7 @@ CHECK_FIELDS = {
     "global_uniqueness": "global_solution",
     "hint_sufficiency": "global_solution",
     "local_underdetermination": "agent_views[0].private_data.constraints_machine",
+    "local_underdetermination_b": "agent_views[1].private_data.constraints_machine",
     "answer": "global_solution",
 }
 
