@@ -30,6 +30,7 @@ def add_mira_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n", type=int, help="with --family: number of instances")
     p.add_argument("--difficulty", type=int, choices=(1, 2, 3), help="with --family: one difficulty")
     p.add_argument("--few-shot", action="store_true", help="attach the four worked examples per family")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (output is identical)")
     p.add_argument("--out", required=True, help="output JSONL file")
 
 
@@ -43,7 +44,7 @@ def run_mira(args: argparse.Namespace) -> int:
     counts: Counter[str] = Counter()
 
     def counted():
-        for inst in generate(slots, args.seed, few_shot=args.few_shot):
+        for inst in generate(slots, args.seed, few_shot=args.few_shot, jobs=args.jobs):
             counts[f"{inst['family']}/d{inst['requested_difficulty']}"] += 1
             yield inst
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from generators.families import FAMILIES, get_family
 from generators.instances import build_instance, few_shot_examples
+
+CHUNK = 64
 
 
 @dataclass(frozen=True)
@@ -32,20 +35,40 @@ def typed_slots(
     return slots
 
 
-def generate(slots: Sequence[Slot], seed: int, few_shot: bool = False, start_index: int = 0) -> Iterator[dict]:
-    """Instances for ``slots``; ids are the family prefix plus the global position in the split."""
+def _build(job: tuple[int, Slot, int]) -> dict:
+    position, slot, seed = job
+    family = get_family(slot.family)
+    return build_instance(
+        family,
+        instance_id=f"{family.prefix}-{position:06d}",
+        dataset_seed=seed,
+        requested_difficulty=slot.requested_difficulty,
+        index=slot.index,
+    )
+
+
+def generate(
+    slots: Sequence[Slot], seed: int, few_shot: bool = False, start_index: int = 0, jobs: int = 1
+) -> Iterator[dict]:
+    """Instances for ``slots`` in order; ids are the family prefix plus the global position.
+
+    ``jobs > 1`` builds instances in worker processes; the output is identical (each instance depends only
+    on its own seed).
+    """
+    work = [(position, slot, seed) for position, slot in enumerate(slots, start=start_index)]
     examples: dict[str, list[dict]] = {}
-    for position, slot in enumerate(slots, start=start_index):
-        family = get_family(slot.family)
-        instance = build_instance(
-            family,
-            instance_id=f"{family.prefix}-{position:06d}",
-            dataset_seed=seed,
-            requested_difficulty=slot.requested_difficulty,
-            index=slot.index,
-        )
+    if jobs > 1 and len(work) > CHUNK:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            yield from _attach(pool.imap(_build, work, chunksize=CHUNK), few_shot, seed, examples)
+    else:
+        yield from _attach(map(_build, work), few_shot, seed, examples)
+
+
+def _attach(instances: Iterator[dict], few_shot: bool, seed: int, examples: dict[str, list[dict]]) -> Iterator[dict]:
+    for instance in instances:
         if few_shot:
-            if slot.family not in examples:
-                examples[slot.family] = few_shot_examples(family, seed)
-            instance["few_shot_examples"] = examples[slot.family]
+            name = instance["family"]
+            if name not in examples:
+                examples[name] = few_shot_examples(get_family(name), seed)
+            instance["few_shot_examples"] = examples[name]
         yield instance

@@ -15,11 +15,12 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("validate", help="validate MIRA-Math JSONL files")
     p.add_argument("files", nargs="+")
     p.add_argument("--max-errors", type=int, default=50, help="stop printing after this many (all are counted)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args(argv)
     total_errors = 0
     for path in args.files:
         try:
-            count, errors = validate_file(path)
+            count, errors = validate_file(path, jobs=args.jobs)
         except OSError as exc:
             print(f"{path}: cannot read: {exc.strerror}", file=sys.stderr)
             return 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Iterable
 from typing import Any
 
@@ -93,13 +94,21 @@ def _witness_problems(
     return []
 
 
-def validate_records(path: str, records: Iterable[tuple[int, Any]]) -> tuple[int, list[RecordError]]:
+def _problems_of(item: tuple[int, Any]) -> list[tuple[str, str]]:
+    return [] if isinstance(item[1], RecordError) else instance_problems(item[1])
+
+
+def validate_records(path: str, records: Iterable[tuple[int, Any]], jobs: int = 1) -> tuple[int, list[RecordError]]:
     """Validate every record; returns (number of records, errors). Duplicate ids are errors."""
+    items = list(records)
+    if jobs > 1 and len(items) > 256:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            problems = pool.map(_problems_of, items, chunksize=64)
+    else:
+        problems = [_problems_of(item) for item in items]
     errors: list[RecordError] = []
     seen: dict[str, int] = {}
-    count = 0
-    for lineno, record in records:
-        count += 1
+    for (lineno, record), found in zip(items, problems, strict=True):
         if isinstance(record, RecordError):
             errors.append(record)
             continue
@@ -108,11 +117,10 @@ def validate_records(path: str, records: Iterable[tuple[int, Any]]) -> tuple[int
             if rid in seen:
                 errors.append(RecordError(path, lineno, rid, "id", f"duplicate id (first on line {seen[rid]})"))
             seen.setdefault(rid, lineno)
-        for field, message in instance_problems(record):
-            errors.append(RecordError(path, lineno, rid, field, message))
-    return count, errors
+        errors.extend(RecordError(path, lineno, rid, field, message) for field, message in found)
+    return len(items), errors
 
 
-def validate_file(path: str) -> tuple[int, list[RecordError]]:
-    return validate_records(path, read_jsonl(path))
+def validate_file(path: str, jobs: int = 1) -> tuple[int, list[RecordError]]:
+    return validate_records(path, read_jsonl(path), jobs=jobs)
 
