@@ -10,6 +10,7 @@ from collections import Counter
 from generators import GENERATOR_VERSION
 from generators.families import FAMILIES
 from generators.split import Slot, generate, typed_slots
+from schemas import schema_errors
 from verifiers.jsonl import write_jsonl
 
 
@@ -45,6 +46,8 @@ def run_mira(args: argparse.Namespace) -> int:
 
     def counted():
         for inst in generate(slots, args.seed, few_shot=args.few_shot, jobs=args.jobs):
+            if problems := schema_errors("mira_instance", inst):
+                raise SystemExit(f"{inst['id']}: generated record violates the schema: {problems[0]}")
             counts[f"{inst['family']}/d{inst['requested_difficulty']}"] += 1
             yield inst
 
