@@ -1,0 +1,220 @@
+"""A8 phase_retrieval: A knows the four squared DFT magnitudes of an integer signal, B holds sign(x0).
+
+The signal is ``x = (x0, x1, x2, x3)`` with integer entries, ``|x_i| <= 2 + min(d, 2)`` and ``x0 != 0``.
+A is told that box (it is what makes the problem finite and checkable); the paper's rejection rule
+keeps a signal only when (i) the magnitudes alone admit several signals in the box and (ii) the
+magnitudes plus ``sign(x0)`` admit exactly one. Both are decided by exhaustive enumeration.
+
+Squared magnitudes of the length-4 DFT ``X_k = sum_n x_n (-i)^(kn)``, in the paper's closed form:
+``|X0|^2 = (x0+x1+x2+x3)^2``, ``|X1|^2 = |X3|^2 = (x0-x2)^2 + (x1-x3)^2``, ``|X2|^2 = (x0-x1+x2-x3)^2``.
+Writing ``u = x0+x2``, ``v = x1+x3``, ``p = x0-x2``, ``q = x1-x3`` they are ``(u+v)^2``, ``p^2+q^2``,
+``(u-v)^2``: the solver enumerates ``(u, v)`` from the two square roots and ``(p, q)`` on the circle.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from itertools import product
+from math import isqrt
+from typing import Any
+
+from generators.base import Constraint, Family, Views, by_type, one
+from generators.errors import Inconsistent, NotUnique
+
+KEYS = ("x0", "x1", "x2", "x3")
+Signal = tuple[int, int, int, int]
+
+
+def bound_for(difficulty: int) -> int:
+    """The paper's entry bound 2 + min(d, 2): 3 / 4 / 4 (capped at d = 2)."""
+    return 2 + min(difficulty, 2)
+
+
+def magnitudes(x: Signal) -> tuple[int, int, int, int]:
+    x0, x1, x2, x3 = x
+    return (
+        (x0 + x1 + x2 + x3) ** 2,
+        (x0 - x2) ** 2 + (x3 - x1) ** 2,
+        (x0 - x1 + x2 - x3) ** 2,
+        (x0 - x2) ** 2 + (x1 - x3) ** 2,
+    )
+
+
+def _plus_minus(n: int) -> tuple[int, ...]:
+    return (n, -n) if n else (0,)
+
+
+def _exact_sqrt(n: int) -> int | None:
+    if n < 0:
+        return None
+    r = isqrt(n)
+    return r if r * r == n else None
+
+
+@lru_cache(maxsize=4096)
+def integer_signals(mags: tuple[int, int, int, int]) -> tuple[Signal, ...]:
+    """Every integer 4-vector (no box) with these squared DFT magnitudes, sorted.
+
+    Finite by Parseval (``sum x_n^2 = sum |X_k|^2 / 4``).
+    """
+    m0, m1, m2, m3 = mags
+    s, t = _exact_sqrt(m0), _exact_sqrt(m2)
+    if s is None or t is None or m1 != m3 or m1 < 0:
+        return ()
+    found: set[Signal] = set()
+    for big_s in _plus_minus(s):
+        for big_t in _plus_minus(t):
+            if (big_s + big_t) % 2:
+                continue
+            u, v = (big_s + big_t) // 2, (big_s - big_t) // 2
+            r = isqrt(m1)
+            for p in range(-r, r + 1):
+                q_abs = _exact_sqrt(m1 - p * p)
+                if q_abs is None:
+                    continue
+                for q in _plus_minus(q_abs):
+                    if (u + p) % 2 or (v + q) % 2:
+                        continue
+                    found.add(((u + p) // 2, (v + q) // 2, (u - p) // 2, (v - q) // 2))
+    return tuple(sorted(found))
+
+
+@lru_cache(maxsize=8)
+def accepted_signals(bound: int) -> tuple[Signal, ...]:
+    """Signals in the box that pass the paper's rules (i) and (ii), in a fixed order.
+
+    Drawing uniformly from this tuple is the same distribution as the paper's rejection sampling
+    (uniform over the box with x0 != 0, redrawn until (i) and (ii) hold), without the ~99% rejections.
+    """
+    box = range(-bound, bound + 1)
+    classes: dict[tuple[int, int, int, int], list[Signal]] = {}
+    for x in product(box, repeat=4):
+        if x[0] != 0:
+            classes.setdefault(magnitudes(x), []).append(x)  # type: ignore[arg-type]
+    kept = []
+    for x in product(box, repeat=4):
+        if x[0] == 0:
+            continue
+        members = classes[magnitudes(x)]  # type: ignore[arg-type]
+        same_sign = [y for y in members if (y[0] > 0) == (x[0] > 0)]
+        if len(members) > 1 and len(same_sign) == 1:
+            kept.append(x)
+    return tuple(kept)  # type: ignore[return-value]
+
+
+def sign_text(s: int) -> str:
+    return "+1" if s > 0 else "-1"
+
+
+class PhaseRetrieval(Family):
+    name = "phase_retrieval"
+    prefix = "pha"
+    type = "A"
+    answer_type = "dict_int"
+    answer_keys = KEYS
+
+    def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        bound = bound_for(difficulty)
+        return {"bound": bound, "x": list(rng.choice(accepted_signals(bound)))}
+
+    def views(self, z: dict[str, Any]) -> Views:
+        x, bound = tuple(z["x"]), z["bound"]
+        mags = {"type": "fft_mag_sq", "values": list(magnitudes(x))}
+        sign = {"type": "sign", "index": 0, "sign": 1 if x[0] > 0 else -1}
+        convention = {
+            "type": "domain",
+            "statement": "X_k = x0 + x1·(-i)^k + x2·(-i)^(2k) + x3·(-i)^(3k) (k = 0, 1, 2, 3) is the length-4 "
+            "discrete Fourier transform of the signal x = (x0, x1, x2, x3), and |X_k|^2 is its squared magnitude.",
+        }
+        box = {
+            "type": "domain",
+            "statement": f"x0, x1, x2, x3 are integers with -{bound} <= x_i <= {bound} for every i, and x0 != 0. "
+            "The sign of x0 is not given to you; your partner knows it.",
+            "integer": True,
+            "bound": bound,
+            "nonzero": ["x0"],
+        }
+        return Views(
+            a=[mags, convention, box],
+            b=[sign],
+            hint=sign,
+            slot="sign(x0)",
+            value=sign["sign"],
+            target={"type": "signal", "variables": list(KEYS)},
+            question="What is the signal x = (x0, x1, x2, x3)? Give all four integer entries.",
+            unknowns=list(KEYS),
+        )
+
+    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> tuple[int, ...]:
+        mags_c = one(constraints, "fft_mag_sq")
+        values = mags_c["values"]
+        if len(values) != 4 or any(not isinstance(v, int) for v in values):
+            raise Inconsistent("fft_mag_sq needs four integers")
+        candidates = list(integer_signals(tuple(values)))
+        for dom in by_type(constraints, "domain"):
+            if "bound" in dom:
+                b = dom["bound"]
+                candidates = [x for x in candidates if all(-b <= xi <= b for xi in x)]
+            for var in dom.get("nonzero", ()):
+                candidates = [x for x in candidates if x[KEYS.index(var)] != 0]
+        for c in by_type(constraints, "sign"):
+            if c["sign"] not in (1, -1) or c["index"] not in range(4):
+                raise Inconsistent(f"sign(x{c['index']}) = {c['sign']} is not +1 or -1")
+            candidates = [x for x in candidates if (x[c["index"]] > 0 if c["sign"] > 0 else x[c["index"]] < 0)]
+        if not candidates:
+            raise Inconsistent("no integer signal in the stated domain has these magnitudes")
+        if len(candidates) > 1:
+            raise NotUnique(f"{len(candidates)} signals fit, e.g. {candidates[0]} and {candidates[1]}")
+        return candidates[0]
+
+    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        for s in (1, -1):
+            yield {**hint, "sign": s}
+
+    def render(self, c: Constraint) -> str:
+        match c["type"]:
+            case "fft_mag_sq":
+                return "Squared DFT magnitudes of x: " + ", ".join(
+                    f"|X_{k}|^2 = {v}" for k, v in enumerate(c["values"])
+                )
+            case "sign":
+                return f"sign(x{c['index']}) = {sign_text(c['sign'])}"
+            case "domain":
+                return c["statement"]
+        raise ValueError(f"unknown constraint type {c['type']!r}")
+
+    def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        if slot == "|X_k|^2":
+            return [
+                "the squared DFT magnitudes |X_k|^2",
+                "|X_k|^2",
+                "the Fourier magnitudes",
+                "the magnitude spectrum",
+                "the power spectrum of x",
+            ]
+        if slot.startswith("sign(x") and slot.endswith(")"):
+            i = slot[len("sign(x") : -1]
+            return [
+                f"sign(x{i}), the sign of x{i}",
+                slot,
+                f"the sign of x{i}",
+                f"sign of x_{i}",
+                f"whether x{i} is positive or negative",
+                f"the sign bit of x{i}",
+                f"is x{i} positive",
+            ]
+        raise KeyError(f"unknown slot {slot!r}")
+
+    def slot_name(self, c: Constraint) -> str | None:
+        if c["type"] == "sign":
+            return f"sign(x{c['index']})"
+        if c["type"] == "fft_mag_sq":
+            return "|X_k|^2"
+        return None
+
+    def answer_from_latent(self, z: dict[str, Any]) -> tuple[int, ...]:
+        return tuple(z["x"])
+
+
+FAMILY = PhaseRetrieval()
