@@ -1,0 +1,185 @@
+"""A9 piecewise_missing_threshold: A knows the query point and both branches, B holds the threshold t.
+
+``f(x) = a0·x + b0`` if ``x < t`` and ``f(x) = a1·x + b1`` if ``x >= t``. Slopes are drawn from
+``[-(2+d), 2+d]``, intercepts from ``[-(4+2d), 4+2d]``, the query point and the threshold from
+``[-(5+3d), 5+3d]`` (all integers). The paper's rules: ``x != t`` and the two branch values at ``x``
+differ. A is told that ``t`` is an integer in ``[-(5+3d), 5+3d]`` other than ``x``; so that A's view
+really leaves the active branch open, the query point is also kept off the ends of that interval (at
+``x = ±(5+3d)`` every admissible ``t`` lies on one side of ``x``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from generators.base import Constraint, Family, Reject, Views, by_type, one
+from generators.errors import Inconsistent, NotUnique
+
+BRANCH_SLOTS = {"lt": "branch x < t", "geq": "branch x >= t"}
+
+
+def ranges(difficulty: int) -> tuple[int, int, int]:
+    """(slope bound, intercept bound, query/threshold bound) = (2+d, 4+2d, 5+3d)."""
+    return 2 + difficulty, 4 + 2 * difficulty, 5 + 3 * difficulty
+
+
+def affine_text(slope: int, intercept: int) -> str:
+    if slope == 0:
+        return str(intercept)
+    head = "x" if slope == 1 else "-x" if slope == -1 else f"{slope}x"
+    if intercept == 0:
+        return head
+    return f"{head} + {intercept}" if intercept > 0 else f"{head} - {-intercept}"
+
+
+def evaluate(x: int, t: int, branches: list[dict[str, int]]) -> int:
+    active = branches[0] if x < t else branches[1]
+    return active["slope"] * x + active["intercept"]
+
+
+class PiecewiseMissingThreshold(Family):
+    name = "piecewise_missing_threshold"
+    prefix = "pie"
+    type = "A"
+    answer_type = "int"
+
+    def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        slope_max, intercept_max, point_max = ranges(difficulty)
+        branches = [
+            {"slope": rng.randint(-slope_max, slope_max), "intercept": rng.randint(-intercept_max, intercept_max)}
+            for _ in range(2)
+        ]
+        x = rng.randint(-point_max, point_max)
+        t = rng.randint(-point_max, point_max)
+        if x == t:
+            raise Reject("the query point sits on the threshold")
+        if branches[0]["slope"] * x + branches[0]["intercept"] == branches[1]["slope"] * x + branches[1]["intercept"]:
+            raise Reject("both branches give the same value at x")
+        if abs(x) == point_max:
+            raise Reject("at the end of the threshold range only one branch can be active")
+        return {"difficulty": difficulty, "branches": branches, "x": x, "threshold": t}
+
+    def views(self, z: dict[str, Any]) -> Views:
+        point_max = ranges(z["difficulty"])[2]
+        query = {"type": "query_point", "x": z["x"]}
+        lower, upper = (
+            {"type": "branch_formula", "branch": i, **z["branches"][i], "condition": cond}
+            for i, cond in enumerate(("lt", "geq"))
+        )
+        threshold = {"type": "threshold", "value": z["threshold"]}
+        domain = {
+            "type": "domain",
+            "statement": f"The threshold t is an integer with -{point_max} <= t <= {point_max} and t != x; "
+            "its value is not given to you (your partner knows it).",
+            "var": "t",
+            "integer": True,
+            "min": -point_max,
+            "max": point_max,
+            "excludes_query_point": True,
+        }
+        return Views(
+            a=[query, lower, upper, domain],
+            b=[query, threshold],
+            hint=threshold,
+            slot="t",
+            value=z["threshold"],
+            target={"type": "function_value", "function": "f", "at": "query_point"},
+            question=f"What is f({z['x']}), the value of the piecewise function f at the query point x = {z['x']}? "
+            "Give an integer.",
+            unknowns=["f_x"],
+        )
+
+    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> int:
+        x = one(constraints, "query_point")["x"]
+        branches: dict[str, Constraint] = {}
+        for c in by_type(constraints, "branch_formula"):
+            if c["condition"] in branches and branches[c["condition"]] != c:
+                raise Inconsistent(f"two different branches for condition {c['condition']}")
+            branches[c["condition"]] = c
+        if set(branches) != {"lt", "geq"}:
+            raise NotUnique("f is not fully known: a branch formula is missing")
+        values = {cond: b["slope"] * x + b["intercept"] for cond, b in branches.items()}
+        domains = [c for c in by_type(constraints, "domain") if c.get("var") == "t"]
+        thresholds = sorted({c["value"] for c in by_type(constraints, "threshold")})
+        if len(thresholds) > 1:
+            raise Inconsistent("two different thresholds")
+        for t in thresholds:
+            if not isinstance(t, int):
+                raise Inconsistent(f"threshold {t!r} is not an integer")
+            for dom in domains:
+                if not dom["min"] <= t <= dom["max"] or (dom.get("excludes_query_point") and t == x):
+                    raise Inconsistent(f"t = {t} is outside the stated range of t")
+            return values["lt"] if x < t else values["geq"]
+        # t unknown: which branches can be active for some admissible t?
+        possible = {"lt", "geq"}
+        for dom in domains:
+            skip = x if dom.get("excludes_query_point") else None
+            possible &= {"lt" if x < t else "geq" for t in range(dom["min"], dom["max"] + 1) if t != skip}
+        outcomes = sorted({values[cond] for cond in possible})
+        if not outcomes:
+            raise Inconsistent("no admissible threshold")
+        if len(outcomes) > 1:
+            raise NotUnique(f"f(x) is {outcomes[0]} or {outcomes[1]} depending on t")
+        return outcomes[0]
+
+    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        """Other integer thresholds in A's stated range, those on the other side of x first."""
+        x = one(view_a, "query_point")["x"]
+        dom = next((c for c in by_type(view_a, "domain") if c.get("var") == "t"), None)
+        lo, hi = (dom["min"], dom["max"]) if dom else (hint["value"] - 3, hint["value"] + 3)
+        candidates = [t for t in range(lo, hi + 1) if t != x]
+        other_side = [t for t in candidates if (t > x) != (hint["value"] > x)]
+        same_side = [t for t in candidates if (t > x) == (hint["value"] > x)]
+        for t in other_side + same_side:
+            yield {**hint, "value": t}
+
+    def render(self, c: Constraint) -> str:
+        match c["type"]:
+            case "query_point":
+                return f"The query point is x = {c['x']}."
+            case "branch_formula":
+                cond = "x < t" if c["condition"] == "lt" else "x >= t"
+                return f"f(x) = {affine_text(c['slope'], c['intercept'])} if {cond}"
+            case "threshold":
+                return f"threshold: t = {c['value']}"
+            case "domain":
+                return c["statement"]
+        raise ValueError(f"unknown constraint type {c['type']!r}")
+
+    def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        match slot:
+            case "t":
+                return [
+                    "the threshold t",
+                    "t",
+                    "the threshold",
+                    "the value of the threshold t",
+                    "the value of t",
+                    "the breakpoint t",
+                    "the switching point of f",
+                    "where f switches from one branch to the other",
+                ]
+            case "x":
+                return ["the query point x", "x", "the query point", "the point where f is evaluated"]
+            case "branch x < t":
+                return ["the branch of f for x < t", "the formula of f for x < t", "the lower branch", "a0 and b0"]
+            case "branch x >= t":
+                return ["the branch of f for x >= t", "the formula of f for x >= t", "the upper branch", "a1 and b1"]
+        raise KeyError(f"unknown slot {slot!r}")
+
+    def slot_name(self, c: Constraint) -> str | None:
+        match c["type"]:
+            case "threshold":
+                return "t"
+            case "query_point":
+                return "x"
+            case "branch_formula":
+                return BRANCH_SLOTS[c["condition"]]
+        return None
+
+    def answer_from_latent(self, z: dict[str, Any]) -> int:
+        return evaluate(z["x"], z["threshold"], z["branches"])
+
+
+FAMILY = PiecewiseMissingThreshold()
