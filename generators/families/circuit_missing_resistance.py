@@ -1,0 +1,268 @@
+"""B2 circuit_missing_resistance: a series-parallel resistor network with one resistance withheld; target R_eq.
+
+A random binary tree with n = 2d + 1 leaves (recursive splitting: a node with k leaves puts Unif[1, k-1] of them
+on its left), each internal node series or parallel with probability 1/2, leaves named R1..Rn in random order,
+resistances Unif[1, 5 + 3(d-1)] ohms. Both agents get the topology (one sentence per group G1..G(n-1), numbered
+bottom-up so every group refers only to earlier groups; G(n-1) is the whole network). A gets every resistance
+but R_k (k uniform) and is told that R_k is missing; B holds R_k. Answer: R_eq as a reduced fraction; draws with
+a denominator above 500 are rejected (the authors' release rule; the paper states none).
+
+R_eq is strictly increasing in every resistance of a series-parallel network (d/da of a + b is 1 and of
+ab/(a + b) is (b/(a + b))^2 > 0), so every other admissible value of R_k changes the answer.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from fractions import Fraction
+from typing import Any
+
+from generators.base import Constraint, Family, Reject, Views
+from generators.errors import Inconsistent, NotUnique
+
+MAX_DENOMINATOR = 500
+R_MIN = 1
+CONNECTIONS = ("series", "parallel")
+_SLOT = re.compile(r"^R(\d+)$")
+
+Tree = list  # ["leaf", k] | ["series" | "parallel", Tree, Tree]
+
+
+def combine(connection: str, a: Fraction, b: Fraction) -> Fraction:
+    return a + b if connection == "series" else a * b / (a + b)
+
+
+def build_tree(rng: random.Random, leaves: int) -> Tree:
+    if leaves == 1:
+        return ["leaf", 0]
+    connection = rng.choice(CONNECTIONS)
+    left = rng.randint(1, leaves - 1)
+    return [connection, build_tree(rng, left), build_tree(rng, leaves - left)]
+
+
+def label_leaves(tree: Tree, names: list[int]) -> None:
+    """Assign ``names`` to the leaves from left to right (in place)."""
+    stack = [tree]
+    order = []
+    while stack:
+        node = stack.pop()
+        if node[0] == "leaf":
+            order.append(node)
+        else:
+            stack.extend((node[2], node[1]))
+    for node, k in zip(order, names, strict=True):
+        node[1] = k
+
+
+def tree_resistance(tree: Tree, values: list[int]) -> Fraction:
+    """Second route, used on the latent state: conductances for parallel parts, resistances for series."""
+    if tree[0] == "leaf":
+        return Fraction(values[tree[1] - 1])
+    a, b = tree_resistance(tree[1], values), tree_resistance(tree[2], values)
+    if tree[0] == "series":
+        return a + b
+    return 1 / (1 / a + 1 / b)
+
+
+def groups(tree: Tree) -> list[Constraint]:
+    """One topology constraint per internal node, bottom-up (post-order): G1, G2, ..."""
+    out: list[Constraint] = []
+
+    def walk(node: Tree) -> str:
+        if node[0] == "leaf":
+            return f"R{node[1]}"
+        parts = [walk(node[1]), walk(node[2])]
+        name = f"G{len(out) + 1}"
+        out.append({"type": "topology", "group": name, "connection": node[0], "parts": parts})
+        return name
+
+    walk(tree)
+    return out
+
+
+def _names(letter: str, count: int) -> str:
+    return ", ".join(f"{letter}{k}" for k in range(1, count + 1))
+
+
+def ohms(v: int) -> str:
+    return "1 ohm" if v == 1 else f"{v} ohms"
+
+
+@functools.cache
+def network_statement(n: int, lo: int, hi: int, network: str) -> str:
+    return (
+        f"A resistor network is built from resistors {_names('R', n)} by joining two parts at a time into "
+        f"groups {_names('G', n - 1)}: two parts A and B joined in series have resistance A + B, joined in parallel "
+        f"A*B/(A + B). {network} is the whole network between its two terminals; R_eq is its equivalent "
+        f"resistance. Every resistance is an integer number of ohms from {lo} to {hi}."
+    )
+
+
+def network_domain(n: int, lo: int, hi: int, network: str) -> Constraint:
+    return {
+        "type": "domain",
+        "statement": network_statement(n, lo, hi, network),
+        "n_resistors": n,
+        "r_min": lo,
+        "r_max": hi,
+        "network": network,
+    }
+
+
+def missing_domain(slot: str) -> Constraint:
+    return {
+        "type": "domain",
+        "statement": f"The resistance of {slot} is not given here; your partner knows it.",
+        "missing_slot": slot,
+    }
+
+
+class CircuitMissingResistance(Family):
+    name = "circuit_missing_resistance"
+    prefix = "cir"
+    type = "B"
+    answer_type = "rational"
+
+    def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        n, hi = 2 * difficulty + 1, 5 + 3 * (difficulty - 1)
+        tree = build_tree(rng, n)
+        names = list(range(1, n + 1))
+        rng.shuffle(names)
+        label_leaves(tree, names)
+        values = [rng.randint(R_MIN, hi) for _ in range(n)]  # values[k-1] is R_k
+        missing = rng.randint(1, n)
+        if tree_resistance(tree, values).denominator > MAX_DENOMINATOR:
+            raise Reject(f"R_eq has a denominator above {MAX_DENOMINATOR}")
+        return {"n_resistors": n, "r_min": R_MIN, "r_max": hi, "tree": tree, "values": values, "missing": missing}
+
+    def views(self, z: dict[str, Any]) -> Views:
+        n, missing = z["n_resistors"], z["missing"]
+        topology = groups(z["tree"])
+        network = topology[-1]["group"]
+        resistances = [{"type": "resistance", "resistor": k, "value": v} for k, v in enumerate(z["values"], start=1)]
+        hint = resistances[missing - 1]
+        slot = f"R{missing}"
+        a = [network_domain(n, z["r_min"], z["r_max"], network), *topology]
+        a += [missing_domain(slot) if c is hint else c for c in resistances]
+        return Views(
+            a=a,
+            b=[*topology, hint],
+            hint=hint,
+            slot=slot,
+            value=hint["value"],
+            target={"type": "equivalent_resistance", "network": network},
+            question=f"What is R_eq, the equivalent resistance in ohms of the whole network {network} between its "
+            "two terminals? Give it as a reduced fraction.",
+            unknowns=["R_eq"],
+        )
+
+    # ------------------------------------------------------------------ solving from constraints
+    @staticmethod
+    def _network(constraints: list[Constraint]) -> tuple[int, int, int, str]:
+        found = [c for c in constraints if c["type"] == "domain" and "n_resistors" in c]
+        if not found:
+            raise NotUnique("the network is not described")
+        c = found[0]
+        if any(f != c for f in found[1:]):
+            raise Inconsistent("conflicting descriptions of the network")
+        n, lo, hi, network = c["n_resistors"], c["r_min"], c["r_max"], c["network"]
+        if c["statement"] != network_statement(n, lo, hi, network) or n < 1 or lo < 1 or hi < lo:
+            raise Inconsistent("the network's domain statement does not match its fields")
+        return n, lo, hi, network
+
+    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> Fraction:
+        n, lo, hi, network = self._network(constraints)
+        if target["network"] != network:
+            raise Inconsistent(f"the target network {target['network']} is not {network}")
+        defined: dict[str, tuple[str, list[str]]] = {}
+        values: dict[str, int] = {}
+        for c in constraints:
+            if c["type"] == "topology":
+                entry = (c["connection"], list(c["parts"]))
+                if c["connection"] not in CONNECTIONS or len(entry[1]) != 2:
+                    raise Inconsistent(f"group {c['group']} is not two parts in series or parallel")
+                if defined.setdefault(c["group"], entry) != entry:
+                    raise Inconsistent(f"two definitions of {c['group']}")
+            elif c["type"] == "resistance":
+                k, v = c["resistor"], c["value"]
+                if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi or not 1 <= k <= n:
+                    raise Inconsistent(f"R{k} = {v!r} is not a resistor with an integer value from {lo} to {hi}")
+                if values.setdefault(f"R{k}", v) != v:
+                    raise Inconsistent(f"two values for R{k}")
+        used: list[str] = []
+
+        def expand(name: str, depth: int) -> None:
+            if _SLOT.match(name):
+                used.append(name)
+                return
+            if name not in defined:
+                raise NotUnique(f"group {name} is not described")
+            if depth > 2 * n:
+                raise Inconsistent("the groups refer to each other in a cycle")
+            for part in defined[name][1]:
+                expand(part, depth + 1)
+
+        expand(network, 0)
+        if sorted(used) != sorted(f"R{k}" for k in range(1, n + 1)):
+            raise Inconsistent(f"{network} does not use each of R1..R{n} exactly once")
+        missing = [r for r in used if r not in values]
+        if missing:  # R_eq is strictly increasing in every resistance
+            raise NotUnique(f"resistances not given: {', '.join(sorted(missing))}")
+
+        def value(name: str) -> Fraction:
+            if name in values:
+                return Fraction(values[name])
+            connection, (left, right) = defined[name]
+            return combine(connection, value(left), value(right))
+
+        return value(network)
+
+    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        try:
+            _, lo, hi, _ = self._network(view_a)
+        except (NotUnique, Inconsistent):
+            return  # no stated domain: no admissible completion to offer
+        for v in range(lo, hi + 1):
+            if v != hint["value"]:
+                yield {**hint, "value": v}
+
+    def answer_from_latent(self, z: dict[str, Any]) -> Fraction:
+        return tree_resistance(z["tree"], z["values"])
+
+    # ------------------------------------------------------------------ surface forms
+    def render(self, c: Constraint) -> str:
+        match c["type"]:
+            case "resistance":
+                return f"R{c['resistor']} = {ohms(c['value'])}"
+            case "topology":
+                g, (p, q) = c["group"], c["parts"]
+                formula = f"{g} = {p} + {q}" if c["connection"] == "series" else f"{g} = {p}*{q}/({p} + {q})"
+                return f"{g} consists of {p} and {q} connected in {c['connection']} ({formula})."
+            case "domain":
+                return c["statement"]
+        raise ValueError(f"unknown constraint type {c['type']!r}")
+
+    def slot_name(self, c: Constraint) -> str | None:
+        return f"R{c['resistor']}" if c["type"] == "resistance" else None
+
+    def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        m = _SLOT.match(slot)
+        if not m:
+            raise ValueError(f"not a resistor slot: {slot!r}")
+        k = m.group(1)
+        return [
+            f"the resistance of R{k}",
+            f"R{k}",
+            f"R_{k}",
+            f"resistor R{k}",
+            f"the value of R{k}",
+            f"the resistance R{k}",
+            f"the resistance of resistor R{k}",
+            f"the resistance of resistor {k}",
+            f"how many ohms R{k} has",
+        ]
+
+
+FAMILY = CircuitMissingResistance()
