@@ -1,0 +1,161 @@
+"""A11 recurrence_missing_init: A knows r1, r2 and a(0); B knows r1, r2 and a(1); target a(n*).
+
+``a(n+2) = r1·a(n+1) + r2·a(n)`` with ``r1`` from ``[1, 3+d]``, ``r2`` from ``[-2, 2]``, ``a(0), a(1)``
+from ``[-(3+d), 3+d]`` and ``n*`` from ``[4, 7+d]`` (all integers, the paper's setup ranges).
+
+Since the recurrence is linear, ``a(n) = P(n)·a(0) + Q(n)·a(1)`` where ``P`` and ``Q`` are the
+sequences started from ``(1, 0)`` and ``(0, 1)``. A's view pins ``a(n*)`` exactly when ``Q(n*) = 0``
+and B's view exactly when ``P(n*) = 0`` (always when ``r2 = 0``), so both are rejected: the paper
+says neither agent can compute ``a(n*)`` alone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from generators.base import Constraint, Family, Reject, Views, by_type, one
+from generators.errors import Inconsistent, NotUnique
+
+
+def ranges(difficulty: int) -> tuple[int, int, int]:
+    """(r1 max, initial-value bound, n* max) = (3+d, 3+d, 7+d)."""
+    return 3 + difficulty, 3 + difficulty, 7 + difficulty
+
+
+def basis_terms(r1: int, r2: int, n: int) -> tuple[int, int]:
+    """(P(n), Q(n)): the coefficients of a(0) and a(1) in a(n)."""
+    p0, p1 = 1, 0  # P(0), P(1)
+    q0, q1 = 0, 1  # Q(0), Q(1)
+    if n == 0:
+        return p0, q0
+    for _ in range(n - 1):
+        p0, p1 = p1, r1 * p1 + r2 * p0
+        q0, q1 = q1, r1 * q1 + r2 * q0
+    return p1, q1
+
+
+def iterate(r1: int, r2: int, a0: int, a1: int, n: int) -> int:
+    """a(n) by forward iteration."""
+    seq = [a0, a1]
+    while len(seq) <= n:
+        seq.append(r1 * seq[-1] + r2 * seq[-2])
+    return seq[n]
+
+
+def term_text(coeff: int, name: str, first: bool) -> str:
+    mag = abs(coeff)
+    body = name if mag == 1 else f"{mag}·{name}"
+    if first:
+        return body if coeff > 0 else f"-{body}"
+    return f"+ {body}" if coeff > 0 else f"- {body}"
+
+
+class RecurrenceMissingInit(Family):
+    name = "recurrence_missing_init"
+    prefix = "rec"
+    type = "A"
+    answer_type = "int"
+
+    def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        r1_max, init_max, n_max = ranges(difficulty)
+        r1 = rng.randint(1, r1_max)
+        r2 = rng.randint(-2, 2)
+        a0 = rng.randint(-init_max, init_max)
+        a1 = rng.randint(-init_max, init_max)
+        n = rng.randint(4, n_max)
+        p, q = basis_terms(r1, r2, n)
+        if q == 0:
+            raise Reject("a(n*) does not depend on a(1): A's view alone would determine it")
+        if p == 0:
+            raise Reject("a(n*) does not depend on a(0): B's view alone would determine it")
+        return {"r1": r1, "r2": r2, "a0": a0, "a1": a1, "n": n}
+
+    def views(self, z: dict[str, Any]) -> Views:
+        rec = {"type": "recurrence", "coeffs": [z["r1"], z["r2"]]}
+        init0 = {"type": "init", "index": 0, "value": z["a0"]}
+        init1 = {"type": "init", "index": 1, "value": z["a1"]}
+        domain = {
+            "type": "domain",
+            "statement": "a(0), a(1), a(2), ... is a sequence of integers that satisfies the recurrence for every "
+            "n >= 0. The initial value a(1) is an integer that is not given to you; your partner knows it.",
+            "integer": ["a(1)"],
+        }
+        n = z["n"]
+        return Views(
+            a=[rec, init0, domain],
+            b=[rec, init1],
+            hint=init1,
+            slot="a(1)",
+            value=z["a1"],
+            target={"type": "sequence_term", "sequence": "a", "index": n},
+            question=f"What is a({n}), the term of the sequence with index {n}? Give an integer.",
+            unknowns=[f"a({n})"],
+        )
+
+    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> int:
+        r1, r2 = one(constraints, "recurrence")["coeffs"]
+        known: dict[int, int] = {}
+        for c in by_type(constraints, "init"):
+            if c["index"] not in (0, 1):
+                raise Inconsistent(f"a({c['index']}) is not an initial value")
+            if not isinstance(c["value"], int) or isinstance(c["value"], bool):
+                raise Inconsistent(f"a({c['index']}) = {c['value']!r} is not an integer")
+            if known.setdefault(c["index"], c["value"]) != c["value"]:
+                raise Inconsistent(f"two values for a({c['index']})")
+        p, q = basis_terms(r1, r2, target["index"])
+        missing = [i for i, coeff in ((0, p), (1, q)) if coeff != 0 and i not in known]
+        if missing:
+            raise NotUnique(f"a({target['index']}) depends on the unknown a({missing[0]})")
+        return p * known.get(0, 0) + q * known.get(1, 0)
+
+    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        for delta in (1, -1, 2, -2):
+            yield {**hint, "value": hint["value"] + delta}
+
+    def render(self, c: Constraint) -> str:
+        match c["type"]:
+            case "recurrence":
+                r1, r2 = c["coeffs"]
+                rhs = term_text(r1, "a(n+1)", True) if r1 else ""
+                if r2:
+                    rhs = f"{rhs} {term_text(r2, 'a(n)', not rhs)}".strip()
+                return f"a(n+2) = {rhs or '0'} for every n >= 0"
+            case "init":
+                return f"a({c['index']}) = {c['value']}"
+            case "domain":
+                return c["statement"]
+        raise ValueError(f"unknown constraint type {c['type']!r}")
+
+    def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        if slot == "recurrence":
+            return ["the recurrence", "the recurrence rule", "the coefficients r1 and r2", "r1 and r2"]
+        if slot.startswith("a(") and slot.endswith(")"):
+            i = slot[2:-1]
+            ordinal = {"0": "first", "1": "second"}.get(i, f"index-{i}")
+            return [
+                f"the initial value {slot}",
+                slot,
+                f"the value of {slot}",
+                f"a_{i}",
+                f"a{i}",
+                f"a[{i}]",
+                f"the initial condition {slot}",
+                f"the {ordinal} initial condition",
+                f"the {ordinal} term of the sequence",
+                f"the term with index {i}",
+            ]
+        raise KeyError(f"unknown slot {slot!r}")
+
+    def slot_name(self, c: Constraint) -> str | None:
+        if c["type"] == "init":
+            return f"a({c['index']})"
+        if c["type"] == "recurrence":
+            return "recurrence"
+        return None
+
+    def answer_from_latent(self, z: dict[str, Any]) -> int:
+        return iterate(z["r1"], z["r2"], z["a0"], z["a1"], z["n"])
+
+
+FAMILY = RecurrenceMissingInit()
