@@ -75,6 +75,7 @@ class RankdefLinearShared(Family):
             "statement": "x, y and z are integers. Your partner knows two more linear equations in x, y, z with "
             "integer coefficients, labelled (3) and (4); either one, together with (1) and (2), determines x, y, z.",
             "integer": list(VARS),
+            "integer_coefficients": True,
         }
         return Views(
             a=[eqs[0], eqs[1], domain],
@@ -93,8 +94,13 @@ class RankdefLinearShared(Family):
             raise NotUnique("no equations")
         rows = [[c["coeffs"].get(v, 0) for v in VARS] for c in eqs]
         rhs = [c["rhs"] for c in eqs]
+        domains = by_type(constraints, "domain")
+        if any(d.get("integer_coefficients") for d in domains) and not all(
+            isinstance(x, int) and not isinstance(x, bool) for x in [*rhs, *(a for row in rows for a in row)]
+        ):
+            raise Inconsistent("the equations are stated to have integer coefficients")
         solution = solve_exact(rows, rhs)
-        integer = {v for dom in by_type(constraints, "domain") for v in dom.get("integer", ())}
+        integer = {v for dom in domains for v in dom.get("integer", ())}
         return tuple(
             as_int(value, var) if var in integer else _int_or_fraction(value)
             for var, value in zip(VARS, solution, strict=True)

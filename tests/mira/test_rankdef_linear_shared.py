@@ -108,6 +108,9 @@ def test_non_integer_and_contradictory_completions_are_inconsistent() -> None:
         FAMILY.solve([*v.a, v.hint, {**v.b[1], "rhs": 5}], v.target)
     with pytest.raises(Inconsistent):
         solve_exact([[1, 1, 0], [2, 2, 0], [0, 0, 1]], [1, 3, 0])
+    # A is told B's equations have integer coefficients
+    with pytest.raises(Inconsistent):
+        FAMILY.solve([*v.a, {**v.hint, "coeffs": {**v.hint["coeffs"], "z": 0.5}}], v.target)
 
 
 def test_exact_solver_agrees_with_fraction_fallback() -> None:
