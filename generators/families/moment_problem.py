@@ -1,0 +1,136 @@
+"""A7 moment_problem: weights (q0, q1, q2) on the support {0, 1, 2} with q0 + q1 + q2 = D = 6 + 2d.
+
+A knows the sum and the first moment q1 + 2 q2 = m1; B knows the sum and the second moment q1 + 4 q2 = m2
+(the canonical hint); target (q0, q1, q2).
+
+The paper draws q0, q1 from [1, D-2] with q2 = D - q0 - q1 > 0, so every weight is a positive integer; A is
+told so. A's two equations leave one free parameter (q2), and positivity can pin it: the paper's own example
+T4 (D = 12, m1 = 3) forces q2 = 1, q1 = 1 without B. Such instances are rejected.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from generators.base import Constraint, Family, Reject, Views, lin_text
+from generators.families.linear_system_separator import admissible, integer_points, solve_box, with_statement
+
+VARS = ("q0", "q1", "q2")
+# moment slot -> (coefficients k**j for k in the support {0, 1, 2}, label)
+MOMENTS = {
+    "m0": ((1, 1, 1), "sum (zeroth moment)"),
+    "m1": ((0, 1, 2), "first moment"),
+    "m2": ((0, 1, 4), "second moment"),
+}
+
+
+class MomentProblem(Family):
+    name = "moment_problem"
+    prefix = "mom"
+    type = "A"
+    answer_type = "dict_int"
+    answer_keys = VARS
+
+    def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        total = 6 + 2 * difficulty
+        q0 = rng.randint(1, total - 2)
+        q1 = rng.randint(1, total - 2)
+        q2 = total - q0 - q1
+        if q2 <= 0:
+            raise Reject("q2 = D - q0 - q1 must be positive")
+        weights = (q0, q1, q2)
+        rows = [list(MOMENTS["m0"][0]), list(MOMENTS["m1"][0])]
+        rhs = [sum(k * q for k, q in zip(row, weights, strict=True)) for row in rows]
+        if len(integer_points(rows, rhs, 3, 1, total - 2, limit=2)) < 2:
+            raise Reject("positivity already pins (q0, q1, q2) from the sum and the first moment")
+        return {"weights": dict(zip(VARS, weights, strict=True)), "D": total}
+
+    def _moment(self, slot: str, z: dict[str, Any]) -> Constraint:
+        coeffs = MOMENTS[slot][0]
+        return {
+            "type": "lin_eq",
+            "name": slot,
+            "coeffs": dict(zip(VARS, coeffs, strict=True)),
+            "rhs": sum(k * z["weights"][v] for k, v in zip(coeffs, VARS, strict=True)),
+        }
+
+    def views(self, z: dict[str, Any]) -> Views:
+        total = z["D"]
+        domain = with_statement(
+            {"type": "domain", "integer": True, "lower": 1, "upper": total - 2, "total": total}, self.domain_text
+        )
+        m0, m1, m2 = (self._moment(s, z) for s in MOMENTS)
+        return Views(
+            a=[domain, m0, m1],
+            b=[m0, m2],
+            hint=m2,
+            slot="m2",
+            value=m2["rhs"],
+            target={"type": "weights", "vars": list(VARS), "support": [0, 1, 2]},
+            question="What are the weights (q0, q1, q2)? Give the three integers.",
+            unknowns=list(VARS),
+        )
+
+    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> tuple[int, ...] | tuple[Fraction, ...]:
+        return solve_box(constraints, VARS)
+
+    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        row = [hint["coeffs"].get(v, 0) for v in VARS]
+        values = []
+        for point in admissible(view_a, VARS):
+            v = sum(k * x for k, x in zip(row, point, strict=True))
+            if v not in values:
+                values.append(v)
+        for v in values:
+            yield {**hint, "rhs": v}
+
+    def render(self, c: Constraint) -> str:
+        match c["type"]:
+            case "lin_eq":
+                label = MOMENTS[c["name"]][1] if c.get("name") in MOMENTS else "equation"
+                return f"{label[0].upper()}{label[1:]}: {lin_text(c['coeffs'], c['rhs'])}"
+            case "domain":
+                return self.domain_text(c)
+        raise ValueError(f"unknown constraint type {c['type']!r}")
+
+    @staticmethod
+    def domain_text(c: Constraint) -> str:
+        return (
+            "q0, q1 and q2 are the unnormalised weights of a probability distribution on the support {0, 1, 2}: "
+            f"integers with {c['lower']} <= qk <= {c['upper']} and q0 + q1 + q2 = {c['total']}, so "
+            f"P(k) = qk/{c['total']}. Its moment equations are: the sum (zeroth moment) q0 + q1 + q2 = m0, the "
+            "first moment q1 + 2q2 = m1 (= sum of k*qk) and the second moment q1 + 4q2 = m2 (= sum of k^2*qk)."
+        )
+
+    def slot_name(self, c: Constraint) -> str | None:
+        return c.get("name") if c["type"] == "lin_eq" else None
+
+    def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        coeffs, label = MOMENTS[slot]
+        equation = lin_text(dict(zip(VARS, coeffs, strict=True)), slot)
+        k = slot[1]
+        common = [
+            f"the {label.split(' (')[0]} equation {equation}",
+            slot,
+            f"the value of {slot}",
+            f"the {label.split(' (')[0]} equation",
+            f"the {label.split(' (')[0]}",
+            equation,
+            f"moment_{k}",
+            f"the value of moment_{k}",
+        ]
+        extra = {
+            "m0": ["the zeroth moment", "the 0th moment", "the total weight", "the sum q0 + q1 + q2", "D"],
+            "m1": ["the 1st moment", "the first-moment equation", "the mean equation", "sum of k*qk"],
+            "m2": ["the 2nd moment", "the second-moment equation", "the second moment equation q1 + 4q2 = m2",
+                   "sum of k^2*qk", "E[X^2]", "the second moment value m2"],
+        }[slot]
+        return common + extra
+
+    def answer_from_latent(self, z: dict[str, Any]) -> tuple[int, ...]:
+        return tuple(z["weights"][v] for v in VARS)
+
+
+FAMILY = MomentProblem()
