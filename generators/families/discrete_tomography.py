@@ -63,7 +63,7 @@ def from_rows(rows: list[list[int]]) -> int:
 
 def qualifying_hints(g: int, target: tuple[int, int]) -> list[tuple[int, int]]:
     """Cells != target whose true value leaves exactly one grid and whose other value fixes the other bit."""
-    completions = GRIDS_BY_MARGINS[margins(g)]
+    completions = GRIDS_BY_MARGINS[MARGINS[g]]
     t = bit(g, *target)
     out = []
     for i in range(SIZE):
@@ -95,7 +95,7 @@ class DiscreteTomography(Family):
 
     def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
         g = rng.randrange(1 << (SIZE * SIZE))  # uniform on {0,1}^(3x3)
-        completions = GRIDS_BY_MARGINS[margins(g)]
+        completions = GRIDS_BY_MARGINS[MARGINS[g]]
         ambiguous = [
             (i, j) for i in range(SIZE) for j in range(SIZE) if len({bit(c, i, j) for c in completions}) > 1
         ]
@@ -110,7 +110,7 @@ class DiscreteTomography(Family):
 
     def views(self, z: dict[str, Any]) -> Views:
         g = from_rows(z["grid"])
-        m = margins(g)
+        m = MARGINS[g]
         (ti, tj), (hi, hj) = z["target"], z["hint"]
         slot = f"cell({hi},{hj})"
         hint = {"type": "cell", "row": hi, "col": hj, "value": bit(g, hi, hj)}
@@ -152,9 +152,11 @@ class DiscreteTomography(Family):
         full = [sums.get(("row_sum", i)) for i in range(SIZE)] + [sums.get(("col_sum", j)) for j in range(SIZE)]
         if None not in full:
             candidates = GRIDS_BY_MARGINS.get(tuple(full), [])  # type: ignore[arg-type]
-        else:
+        elif sums:
             given = [(k, s) for k, s in enumerate(full) if s is not None]
             candidates = [g for g, m in enumerate(MARGINS) if all(m[k] == s for k, s in given)]
+        else:
+            candidates = list(range(len(MARGINS)))
         if cells:
             mask = sum(1 << (SIZE * i + j) for i, j in cells)
             want = sum(v << (SIZE * i + j) for (i, j), v in cells.items())
@@ -166,10 +168,10 @@ class DiscreteTomography(Family):
             raise Inconsistent("the target cell is outside the grid")
         if (ti, tj) in cells:  # the paper's rule: the hint cell is never the target cell
             raise Inconsistent(f"the target cell({ti},{tj}) itself is given")
-        values = {bit(g, ti, tj) for g in candidates}
-        if len(values) > 1:
+        value = bit(candidates[0], ti, tj)
+        if any(bit(g, ti, tj) != value for g in candidates):
             raise NotUnique(f"cell({ti},{tj}) is 0 in some consistent grids and 1 in others")
-        return values.pop()
+        return value
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         for v in (0, 1):
