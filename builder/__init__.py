@@ -1,0 +1,1 @@
+"""Hugging Face packaging of MIRA-Math and Elenchos: builder, Parquet export, verify, publish."""

@@ -1,0 +1,140 @@
+"""The MIRA-Math configs: ``mira_zero_shot`` and ``mira_few_shot`` (one ``test`` split each).
+
+Rows are the instances of ``python -m generators mira`` (``schemas/mira_instance.schema.json``), in the
+same order and with the same ids. Everything users select on is a typed column (``type``, ``family``,
+``difficulty``, ``requested_difficulty``, ``answer_type``, ``id``, ``seed``); the variable-shaped parts
+(answers, machine constraints and targets, hint values, latent state) are canonical JSON text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from builder.registry import ConfigSpec, register
+from builder.shape import JSON
+
+ANSWER = JSON  # {"value"} | {"numerator", "denominator"} | {key: int, ...}
+
+MIRA_SHAPE: dict[str, Any] = {
+    "id": "string",
+    "family": "string",
+    "type": "string",
+    "difficulty": "int32",
+    "requested_difficulty": "int32",
+    "seed": "int64",
+    "generator_version": "string",
+    "n_agents": "int32",
+    "answer_type": "string",
+    "answer_keys": ["string"],
+    "global_solution": ANSWER,
+    "question": "string",
+    "target": JSON,
+    "request_budget": "int32",
+    "agent_views": [
+        {
+            "agent_id": "string",
+            "private_data": {
+                "unknowns": ["string"],
+                "externals": JSON,
+                "constraints_text": ["string"],
+                "constraints_machine": JSON,
+            },
+        }
+    ],
+    "minimal_hint_spec": {
+        "k_min": "int32",
+        "atomic_hints": [
+            {
+                "hint_id": "string",
+                "kind": "string",
+                "slot": "string",
+                "value": JSON,
+                "text": "string",
+                "constraint": JSON,
+                "request_aliases": ["string"],
+                "providers": ["string"],
+                "consumers": ["string"],
+            }
+        ],
+    },
+    "verifier": {
+        "comparison": "string",
+        "checks": ["string"],
+        "underdetermination_witness": {"constraint": JSON, "text": "string", "answer": ANSWER},
+    },
+    "global_metadata": JSON,
+}
+
+FEW_SHOT_EXAMPLE: dict[str, Any] = {
+    "family": "string",
+    "difficulty": "int32",
+    "seed": "int64",
+    "question": "string",
+    "constraints": ["string"],
+    "unknowns": ["string"],
+    "request": "string",
+    "hint": "string",
+    "answer": ANSWER,
+    "answer_type": "string",
+    "answer_keys": ["string"],
+}
+
+MIRA_FEW_SHOT_SHAPE: dict[str, Any] = {**MIRA_SHAPE, "few_shot_examples": [FEW_SHOT_EXAMPLE]}
+
+MIRA_PARAMS = ("seed", "n_a", "n_b", "difficulties", "families")
+
+
+def _normalize(params: dict[str, Any]) -> dict[str, Any]:
+    """Record the family list explicitly, so that a later family addition never changes an export's meaning."""
+    if params.get("families") is None:
+        from generators.families import FAMILIES
+
+        params = {**params, "families": list(FAMILIES)}
+    return params
+
+
+def _slots(params: Mapping[str, Any]):
+    from generators.split import typed_slots
+
+    return typed_slots(params["n_a"], params["n_b"], params["difficulties"], params["families"])
+
+
+def mira_count(params: Mapping[str, Any], split: str) -> int:
+    return len(_slots(params))
+
+
+def mira_records(params: Mapping[str, Any], split: str, start: int, stop: int) -> Iterator[dict]:
+    from generators.split import generate
+
+    slots = _slots(params)[start:stop]
+    yield from generate(slots, params["seed"], few_shot=params["few_shot"], start_index=start)
+
+
+register(
+    ConfigSpec(
+        name="mira_zero_shot",
+        benchmark="mira",
+        description="MIRA-Math instances without worked examples (the release's family_types_20_50.jsonl).",
+        shape=MIRA_SHAPE,
+        count=mira_count,
+        records=mira_records,
+        params=MIRA_PARAMS,
+        fixed={"few_shot": False},
+        normalize=_normalize,
+    )
+)
+register(
+    ConfigSpec(
+        name="mira_few_shot",
+        benchmark="mira",
+        description="The same instances with the family's four worked examples attached "
+        "(the release's family_types_20_50_few_shot.jsonl).",
+        shape=MIRA_FEW_SHOT_SHAPE,
+        count=mira_count,
+        records=mira_records,
+        params=MIRA_PARAMS,
+        fixed={"few_shot": True},
+        normalize=_normalize,
+    )
+)
