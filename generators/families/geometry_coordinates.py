@@ -3,10 +3,12 @@
 A knows L1 and a reference point Q; B knows L2 (and Q); target the integer distance |PQ|.
 
 As in the paper, Q = P + (dx, dy) with (|dx|, |dy|) in {(3,4), (4,3), (5,12), (12,5)} (signs drawn at random),
-so |PQ| is 5 or 13. A is told that P has integer coordinates in the paper's box and that |PQ| is a whole
-number. A solver who also knows this construction could test the 16 candidates Q - (dx, dy) against L1 and
-usually find only one on it; such instances are rejected: L1 must pass through candidates at distance 5
-*and* 13, so even the published construction leaves the target open without L2.
+so |PQ| is 5 or 13. A is told that P has integer coordinates in the paper's box, the range of L2's
+coefficients, and that |PQ| is a whole number. A solver who also knows the construction could test the 16
+candidates Q - (dx, dy) against a uniformly drawn L1 and usually find only P on it (the release's geo-000136
+is such a case). So L1 is drawn uniformly among the in-range lines through P that also pass through a
+candidate at the *other* distance (``decoy_normals``): then even the published construction leaves both 5
+and 13 open without L2. P, the offset and L2 are drawn as in the paper.
 """
 
 from __future__ import annotations
@@ -128,10 +130,11 @@ class GeometryCoordinates(Family):
             abc = _abc(c)
             if abc[:2] == (0, 0):
                 raise Inconsistent("an equation without x and y")
-            name = c.get("name", "")
-            if name in named and not _same_line(named[name], abc):
-                raise Inconsistent(f"two different equations for {name}")
-            named[name] = abc
+            name = c.get("name")
+            if name is not None:
+                if name in named and not _same_line(named[name], abc):
+                    raise Inconsistent(f"two different equations for {name}")
+                named[name] = abc
             if not any(_same_line(abc, other) for other in lines):
                 lines.append(abc)
         if domain is not None and "L2" in named:
