@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -41,7 +41,6 @@ class Views:
     target: dict[str, Any]  # machine-readable target, solver-visible
     question: str  # the target question in words
     unknowns: list[str]
-    notes: list[str] = field(default_factory=list)  # extra solver-visible facts (domain, conventions)
 
 
 class Family(ABC):
