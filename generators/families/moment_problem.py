@@ -122,10 +122,9 @@ class MomentProblem(Family):
             f"the value of moment_{k}",
         ]
         extra = {
-            "m0": ["the zeroth moment", "the 0th moment", "the total weight", "the sum q0 + q1 + q2", "D"],
+            "m0": ["the zeroth moment", "the 0th moment", "the total weight", "the sum q0 + q1 + q2"],
             "m1": ["the 1st moment", "the first-moment equation", "the mean equation", "sum of k*qk"],
-            "m2": ["the 2nd moment", "the second-moment equation", "the second moment equation q1 + 4q2 = m2",
-                   "sum of k^2*qk", "E[X^2]", "the second moment value m2"],
+            "m2": ["the 2nd moment", "the second-moment equation", "sum of k^2*qk", "the second moment value m2"],
         }[slot]
         return common + extra
 
