@@ -1,0 +1,96 @@
+"""``run_eval.py``: run benchmarks, score run directories, and the README's main job.
+
+    python run_eval.py mira --dataset FILE --solver oracle --responder rule --out runs/NAME
+    python run_eval.py elenchos ...                       (once the Elenchos harness exists)
+    python run_eval.py score RUN_DIR [RUN_DIR ...] [--compare-out DIR]
+    python run_eval.py main --out runs/default
+    python run_eval.py agents                              (the registered agent names)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from harness import registry
+from harness.errors import ConfigMismatch, HarnessError
+from harness.plugins import Benchmark, benchmarks
+
+
+def build_parser(plugins: dict[str, Benchmark]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="run_eval.py", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for plugin in plugins.values():
+        p = sub.add_parser(plugin.name, help=plugin.help)
+        plugin.add_arguments(p)
+    p = sub.add_parser("score", help="recompute metrics and reports from run directories (no model calls)")
+    p.add_argument("runs", nargs="+", help="run directories")
+    p.add_argument("--compare-out", help="directory for the comparison of several runs (tables, figures)")
+    p.add_argument("--no-figures", action="store_true")
+    p = sub.add_parser("main", help="the README's main job: regenerate data, run the deterministic defaults")
+    p.add_argument("--out", required=True, help="output directory (data, runs, reports)")
+    p.add_argument("--fresh", action="store_true", help="delete earlier runs under --out before running")
+    p.add_argument("--no-figures", action="store_true")
+    for plugin in plugins.values():
+        if plugin.add_main_arguments:
+            plugin.add_main_arguments(p)
+    sub.add_parser("agents", help="list the agent spec names per role")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    plugins = benchmarks()
+    args = build_parser(plugins).parse_args(argv)
+    try:
+        if args.command == "score":
+            return score(args, plugins)
+        if args.command == "main":
+            return main_job(args, plugins)
+        if args.command == "agents":
+            roles = ("mira.solver", "mira.responder", "elenchos.agent")
+            print(json.dumps({role: registry.known(role) for role in roles}, indent=2))
+            return 0
+        return plugins[args.command].run(args)
+    except HarnessError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted: finished instances are saved; run the same command again to resume", file=sys.stderr)
+        return 130
+
+
+def score(args: argparse.Namespace, plugins: dict[str, Benchmark]) -> int:
+    by_benchmark: dict[str, list[str]] = {}
+    for path in args.runs:
+        run_json = Path(path) / "run.json"
+        name = "mira"
+        if run_json.exists():
+            try:
+                name = json.loads(run_json.read_text(encoding="utf-8")).get("benchmark", "mira")
+            except json.JSONDecodeError as exc:
+                raise HarnessError(f"{run_json}: unreadable: {exc}") from None
+        by_benchmark.setdefault(name, []).append(path)
+    code = 0
+    for name, paths in by_benchmark.items():
+        plugin = plugins.get(name)
+        if plugin is None or plugin.score is None:
+            raise HarnessError(f"no scorer for benchmark {name!r} (run directories {', '.join(paths)})")
+        code = max(code, plugin.score(paths, args))
+    return code
+
+
+def main_job(args: argparse.Namespace, plugins: dict[str, Benchmark]) -> int:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    code = 0
+    for plugin in plugins.values():
+        if plugin.main_step is None:
+            print(f"== {plugin.name}: not available yet; skipped", file=sys.stderr)
+            continue
+        try:
+            code = max(code, plugin.main_step(out, args))
+        except ConfigMismatch as exc:
+            raise ConfigMismatch(f"{exc}\n(the regenerated data differ from the earlier run: add --fresh)") from None
+    return code

@@ -1,0 +1,22 @@
+"""The embedded deterministic agents (no GPU, no key), registered under their spec names.
+
+* ``rule``   responder: offers the canonical hint only when the request names its slot precisely;
+* ``oracle`` solver:    asks for the canonical slot, then solves exactly with the family's solver;
+* ``guess``  solver:    never asks; answers a fixed typed guess (the floor).
+
+Options (``--solver-opt`` / ``--responder-opt``): ``delay_s=SECONDS`` sleeps once per batched call, to
+simulate engine latency in tests and scheduler benchmarks.
+"""
+
+from __future__ import annotations
+
+from harness import registry
+from harness.mira.agents.guess import GuessSolver
+from harness.mira.agents.oracle import OracleSolver
+from harness.mira.agents.rule import RuleResponder
+
+registry.register("mira.responder", "rule", RuleResponder.from_spec)
+registry.register("mira.solver", "oracle", OracleSolver.from_spec)
+registry.register("mira.solver", "guess", GuessSolver.from_spec)
+
+__all__ = ["GuessSolver", "OracleSolver", "RuleResponder"]

@@ -1,0 +1,146 @@
+"""The MIRA-Math parts of ``run_eval.py``: the ``mira`` subcommand, its scorer and its main-job step."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+
+from harness.errors import HarnessError
+from harness.mira.episode import AFTER_OFFER, CONDITIONS
+from harness.mira.report import ScoredRun, comparison_tables, family_table, run_tables
+from harness.mira.run import MiraRunConfig, run_mira
+from harness.mira.score import render_text, score_run, score_runs
+from harness.plugins import Benchmark
+from harness.registry import parse_options
+
+DEFAULT_SEED = 1234
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dataset", required=True, help="MIRA-Math JSONL (python -m generators mira ...)")
+    p.add_argument("--solver", default="oracle", help="solver spec: oracle, guess (backends: openai:MODEL, ...)")
+    p.add_argument("--responder", default="rule", help="responder spec: rule (backends: openai:MODEL, ...)")
+    p.add_argument("--out", required=True, help="run directory (created; an existing one is resumed)")
+    p.add_argument("--limit", type=int, help="run only the first N instances of the file")
+    p.add_argument("--condition", choices=CONDITIONS, default="standard",
+                   help="standard (solver asks the responder) or oracle_hint (hint given up front)")
+    p.add_argument("--regime", choices=("auto", "zero_shot", "four_shot"), default="auto",
+                   help="auto: four-shot iff the instances carry few_shot_examples")
+    p.add_argument("--after-offer", choices=AFTER_OFFER, default="answer",
+                   help="after an offer the solver must answer (default, as the reference runner) or may go on")
+    p.add_argument("--solver-opt", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
+    p.add_argument("--responder-opt", action="append", metavar="KEY=VALUE", help="responder option (repeatable)")
+    p.add_argument("--max-concurrent", type=int, help="episodes in flight at once (default: all)")
+    p.add_argument("--fsync", choices=("step", "each"), default="step",
+                   help="fsync the transcript after every scheduler step (default) or every line")
+    p.add_argument("--dataset-seed", type=int, help="the dataset's generation seed, recorded in run.json")
+    p.add_argument("--label", help="run label for tables")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="print nothing but errors")
+
+
+def config_from_args(args: argparse.Namespace) -> MiraRunConfig:
+    return MiraRunConfig(
+        dataset=args.dataset,
+        out=args.out,
+        solver=args.solver,
+        responder=args.responder,
+        limit=args.limit,
+        condition=args.condition,
+        regime=args.regime,
+        after_offer=args.after_offer,
+        solver_options=parse_options(args.solver_opt),
+        responder_options=parse_options(args.responder_opt),
+        max_concurrent=args.max_concurrent,
+        fsync=args.fsync,
+        progress=False if (args.no_progress or args.quiet) else None,
+        dataset_seed=args.dataset_seed,
+        label=args.label,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    result = run_mira(config_from_args(args))
+    if not args.quiet:
+        status = "ran" if result.ran else "already complete;"
+        print(f"{result.run_dir.path}: {status} {result.ran or ''} instance(s); "
+              f"{result.metrics['overall']['n']} in the transcript", file=sys.stderr)
+        scored = score_run(result.run_dir.path, figures=False, write=False)
+        print(render_text(run_tables(scored)[:2]))
+    return 0
+
+
+def score(paths: list[str], args: argparse.Namespace) -> int:
+    score_runs(paths, out=getattr(args, "compare_out", None), figures=not getattr(args, "no_figures", False))
+    return 0
+
+
+# ------------------------------------------------------------------------------ main job
+def add_main_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="MIRA-Math dataset seed (default 1234)")
+    p.add_argument("--n-a", type=int, default=20, help="instances per Type-A family and difficulty")
+    p.add_argument("--n-b", type=int, default=50, help="instances per Type-B family and difficulty")
+
+
+MAIN_RUNS = (  # (directory, solver, responder, dataset)
+    ("mira_oracle_rule_zs", "oracle", "rule", "zero_shot"),
+    ("mira_oracle_rule_4s", "oracle", "rule", "four_shot"),
+    ("mira_guess_zs", "guess", "rule", "zero_shot"),
+    ("mira_guess_4s", "guess", "rule", "four_shot"),
+)
+
+
+def main_step(out: Path, args: argparse.Namespace) -> int:
+    """Regenerate the split (ZS and 4S files), validate it, run oracle+rule and guess, print the tables."""
+    from generators.__main__ import main as generate
+    from verifiers.__main__ import main as verify
+
+    data = out / "data"
+    files = {"zero_shot": data / "mira_zero_shot.jsonl", "four_shot": data / "mira_four_shot.jsonl"}
+    common = ["mira", "--seed", str(args.seed), "--n-a", str(args.n_a), "--n-b", str(args.n_b)]
+    print(f"== MIRA-Math: generating the split (seed {args.seed}, n_a {args.n_a}, n_b {args.n_b}) into {data}",
+          file=sys.stderr)
+    for regime, path in files.items():
+        if generate([*common, *(["--few-shot"] if regime == "four_shot" else []), "--out", str(path)]) != 0:
+            raise HarnessError(f"generating {path} failed")
+    print("== MIRA-Math: validating", file=sys.stderr)
+    if verify(["validate", *map(str, files.values())]) != 0:
+        raise HarnessError("the generated split does not validate; see the errors above")
+    runs = []
+    for name, solver, responder, regime in MAIN_RUNS:
+        run_path = out / name
+        if getattr(args, "fresh", False) and run_path.exists():
+            shutil.rmtree(run_path)
+        cfg = MiraRunConfig(dataset=str(files[regime]), out=str(run_path), solver=solver, responder=responder,
+                            regime=regime, dataset_seed=args.seed, progress=None,
+                            label=f"{solver}/{responder} {'ZS' if regime == 'zero_shot' else '4S'}")
+        print(f"== MIRA-Math: {cfg.label} -> {run_path}", file=sys.stderr)
+        run_mira(cfg)
+        runs.append(str(run_path))
+    scored = score_runs(runs, out=str(out / "mira_report"), figures=not args.no_figures, quiet=True)
+    _print_main_tables(scored)
+    keys = ("n", "accuracy", "first_request_success")
+    print(json.dumps({"mira": {r.label: {k: r.summary["overall"][k] for k in keys} for r in scored}}))
+    return 0
+
+
+def _print_main_tables(scored: list[ScoredRun]) -> None:
+    tables = comparison_tables(scored)
+    first = scored[0]
+    tables.insert(2, family_table(f"{first.label}: by family (Table 12 style)", first.summary["by_family"],
+                                  first.summary.get("family_types", {})))
+    print(render_text(tables))
+
+
+PLUGIN = Benchmark(
+    name="mira",
+    help="run MIRA-Math (solver vs responder) on a dataset file",
+    add_arguments=add_arguments,
+    run=run,
+    score=score,
+    main_step=main_step,
+    add_main_arguments=add_main_arguments,
+)

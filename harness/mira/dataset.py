@@ -1,0 +1,143 @@
+"""Read a MIRA-Math JSONL dataset for a run: checksum, light structural checks, clear errors.
+
+Full validation (schema, exact answers, the three well-posedness checks) is ``python -m verifiers
+validate``; here we check only what the loop and the scorer rely on, fast enough to run on every start,
+and report every problem as ``FILE:LINE [id]: message``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generators.families import FAMILIES
+from harness.errors import HarnessError, InputError, InputErrors
+from verifiers.answers import ANSWER_TYPES, decode_answer
+
+
+@dataclass
+class Dataset:
+    path: str
+    sha256: str
+    instances: list[dict[str, Any]]
+    line_of: dict[str, int]
+    total_lines: int
+
+    @property
+    def has_few_shot(self) -> bool:
+        return bool(self.instances) and all(inst.get("few_shot_examples") for inst in self.instances)
+
+    def generator_versions(self) -> list[str]:
+        return sorted({str(inst.get("generator_version", "unknown")) for inst in self.instances})
+
+    def seed_digest(self) -> str:
+        """sha256 over the per-instance seeds, in file order (the run's seed set)."""
+        seeds = ",".join(str(inst.get("seed")) for inst in self.instances)
+        return hashlib.sha256(seeds.encode()).hexdigest()
+
+
+def load_dataset(path: str | Path, limit: int | None = None) -> Dataset:
+    """The first ``limit`` instances of ``path`` (all by default); ``InputErrors`` lists every bad line."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise HarnessError(f"{path}: cannot read dataset: {exc.strerror or exc}") from None
+    errors: list[InputError] = []
+    instances: list[dict[str, Any]] = []
+    line_of: dict[str, int] = {}
+    lines = data.split(b"\n")
+    for lineno, raw in enumerate(lines, start=1):
+        if limit is not None and len(instances) >= limit:
+            break
+        if not raw.strip():
+            continue
+        record = _parse_line(str(path), lineno, raw, errors)
+        if record is None:
+            continue
+        problem = instance_problem(record)
+        if problem is not None:
+            errors.append(InputError(str(path), lineno, problem, _rid(record)))
+            continue
+        if record["id"] in line_of:
+            errors.append(InputError(str(path), lineno, f"duplicate id (first on line {line_of[record['id']]})",
+                                     record["id"]))
+            continue
+        line_of[record["id"]] = lineno
+        instances.append(record)
+    if errors:
+        raise InputErrors(errors)
+    if not instances:
+        raise HarnessError(f"{path}: no instances")
+    return Dataset(str(path), hashlib.sha256(data).hexdigest(), instances, line_of, len(lines))
+
+
+def _parse_line(path: str, lineno: int, raw: bytes, errors: list[InputError]) -> dict[str, Any] | None:
+    try:
+        record = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        where = f" at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
+        errors.append(InputError(path, lineno, f"malformed JSON line{where}: {getattr(exc, 'msg', exc)}"))
+        return None
+    if not isinstance(record, dict):
+        errors.append(InputError(path, lineno, "a line must be a JSON object (one instance)"))
+        return None
+    return record
+
+
+def _rid(record: dict[str, Any]) -> str | None:
+    rid = record.get("id")
+    return rid if isinstance(rid, str) else None
+
+
+def instance_problem(inst: dict[str, Any]) -> str | None:
+    """The first structural problem the harness cannot work around, or None."""
+    for key, kind in (("id", str), ("family", str), ("type", str), ("difficulty", int), ("answer_type", str),
+                      ("answer_keys", list), ("global_solution", dict), ("question", str),
+                      ("request_budget", int), ("agent_views", list), ("minimal_hint_spec", dict)):
+        if not isinstance(inst.get(key), kind):
+            return f"field {key!r} is missing or not a {kind.__name__}"
+    if inst["family"] not in FAMILIES:
+        return f"unknown family {inst['family']!r} (known: {', '.join(FAMILIES)})"
+    if inst["answer_type"] not in ANSWER_TYPES:
+        return f"unknown answer_type {inst['answer_type']!r}"
+    try:
+        decode_answer(inst["answer_type"], inst["global_solution"], inst["answer_keys"])
+    except (ValueError, KeyError, TypeError) as exc:
+        return f"global_solution does not match answer_type {inst['answer_type']!r}: {exc}"
+    return _views_problem(inst) or _hint_problem(inst) or _few_shot_problem(inst)
+
+
+def _views_problem(inst: dict[str, Any]) -> str | None:
+    agents = {v.get("agent_id"): v for v in inst["agent_views"] if isinstance(v, dict)}
+    for agent in ("A", "B"):
+        data = agents.get(agent, {}).get("private_data")
+        if not isinstance(data, dict):
+            return f"agent_views: no private_data for agent {agent}"
+        for key in ("constraints_text", "constraints_machine", "unknowns"):
+            if not isinstance(data.get(key), list):
+                return f"agent_views[{agent}].private_data.{key} is missing or not a list"
+    return None
+
+
+def _hint_problem(inst: dict[str, Any]) -> str | None:
+    hints = inst["minimal_hint_spec"].get("atomic_hints")
+    if not isinstance(hints, list) or not hints or not isinstance(hints[0], dict):
+        return "minimal_hint_spec.atomic_hints must hold one hint"
+    hint = hints[0]
+    for key, kind in (("slot", str), ("text", str), ("constraint", dict), ("request_aliases", list)):
+        if not isinstance(hint.get(key), kind):
+            return f"minimal_hint_spec.atomic_hints[0].{key} is missing or not a {kind.__name__}"
+    if not hint["request_aliases"]:
+        return "minimal_hint_spec.atomic_hints[0].request_aliases is empty"
+    return None
+
+
+def _few_shot_problem(inst: dict[str, Any]) -> str | None:
+    examples = inst.get("few_shot_examples")
+    if examples is not None and not (isinstance(examples, list) and all(isinstance(e, dict) for e in examples)):
+        return "few_shot_examples must be a list of objects"
+    return None

@@ -1,0 +1,260 @@
+"""Paper-style MIRA-Math tables (Tables 3, 6, 12 of the paper) and figures."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.report import Column, Table
+
+REGIME_SHORT = {"zero_shot": "ZS", "four_shot": "4S"}
+
+OVERALL = [
+    Column("Acc", "accuracy"),
+    Column("Hit Rate", "hit_rate"),
+    Column("1st-Req OK", "first_request_success"),
+    Column("Avg Req", "avg_requests", ".2f"),
+    Column("Avg Decl", "avg_declines", ".2f"),
+    Column("Avg Hints", "avg_hints", ".2f"),
+    Column("Avg Tokens", "avg_tokens", ".0f"),
+]
+DECOMPOSITION = [
+    Column("No canonical hint", "p_no_canonical"),
+    Column("Hint but wrong", "p_integration_fail"),
+    Column("Correct", "p_success"),
+    Column("Acc. given canonical hint", "acc_given_canonical"),
+    Column("Noncanonical offers", "noncanonical_offers", "d"),
+]
+DELTA = Column("Delta", "delta", "+.3f")
+DELTA_METRICS = ("accuracy", "hit_rate", "first_request_success", "avg_requests", "avg_declines", "avg_hints",
+                 "avg_tokens", "p_no_canonical", "p_integration_fail", "p_success")
+
+
+@dataclass
+class ScoredRun:
+    path: Path
+    config: dict[str, Any]
+    label: str
+    summary: dict[str, Any]  # overall + groupings
+
+    @property
+    def regime(self) -> str:
+        return REGIME_SHORT.get(self.config.get("regime", ""), str(self.config.get("regime")))
+
+    @property
+    def agents(self) -> str:
+        cfg = self.config
+        if cfg.get("condition") == "oracle_hint":
+            return f"{cfg.get('solver')} (oracle hint)"
+        return f"{cfg.get('solver')}/{cfg.get('responder')}"
+
+    @property
+    def pair_key(self) -> tuple[Any, ...]:
+        cfg = self.config
+        return (cfg.get("solver"), cfg.get("responder"), cfg.get("condition"), cfg.get("after_offer"))
+
+
+# ------------------------------------------------------------------------------ one run
+def run_tables(run: ScoredRun) -> list[Table]:
+    s = run.summary
+    head = {"run": run.agents, "format": run.regime, "n": s["overall"]["n"]}
+    tables = [
+        Table(f"{run.label}: overall (Table 6 style)", _lead() + OVERALL, [{**head, **s["overall"]}]),
+        Table(f"{run.label}: trace decomposition (Table 3 style)", _lead() + DECOMPOSITION, [{**head, **s["overall"]}]),
+        Table(f"{run.label}: by difficulty x type", [Column("Group", "group", "s"), Column("n", "n", "d"), *OVERALL],
+              [{"group": g, **m} for g, m in s["by_difficulty_type"].items()]),
+        family_table(f"{run.label}: by family (Table 12 style)", s["by_family"], _family_types(run)),
+    ]
+    return tables
+
+
+def _lead() -> list[Column]:
+    return [Column("Run", "run", "s"), Column("Format", "format", "s"), Column("n", "n", "d")]
+
+
+def _family_types(run: ScoredRun) -> dict[str, str]:
+    return run.summary.get("family_types", {})
+
+
+def family_table(title: str, by_family: dict[str, dict[str, Any]], types: dict[str, str]) -> Table:
+    columns = [Column("Type", "type", "s"), Column("Family", "family", "s"), Column("n", "n", "d"), *OVERALL]
+    rows = [{"type": types.get(f, "?"), "family": f, **m} for f, m in by_family.items()]
+    return Table(title, columns, rows)
+
+
+# ------------------------------------------------------------------------------ several runs
+def comparison_tables(runs: list[ScoredRun]) -> list[Table]:
+    heads = [{"run": r.agents, "format": r.regime, "n": r.summary["overall"]["n"]} for r in runs]
+    tables = [
+        Table("Overall metrics (Table 6 style)", _lead() + OVERALL,
+              [{**h, **r.summary["overall"]} for h, r in zip(heads, runs, strict=True)]),
+        Table("Trace decomposition (Table 3 style)", _lead() + DECOMPOSITION,
+              [{**h, **r.summary["overall"]} for h, r in zip(heads, runs, strict=True)]),
+        _accuracy_matrix("Accuracy by difficulty x type", "by_difficulty_type", runs),
+        _accuracy_matrix("Accuracy by family", "by_family", runs),
+    ]
+    for zs, fs in regime_pairs(runs):
+        tables.extend(delta_tables(zs, fs))
+    return tables
+
+
+def _accuracy_matrix(title: str, grouping: str, runs: list[ScoredRun]) -> Table:
+    groups: list[str] = []
+    for run in runs:
+        groups.extend(g for g in run.summary[grouping] if g not in groups)
+    columns = [Column("Group", "group", "s")]
+    columns += [Column(f"{r.agents} {r.regime}", f"run{i}") for i, r in enumerate(runs)]
+    rows = []
+    for g in groups:
+        row: dict[str, Any] = {"group": g}
+        for i, run in enumerate(runs):
+            row[f"run{i}"] = run.summary[grouping].get(g, {}).get("accuracy")
+        rows.append(row)
+    return Table(title, columns, rows)
+
+
+def regime_pairs(runs: list[ScoredRun]) -> list[tuple[ScoredRun, ScoredRun]]:
+    """(zero-shot, four-shot) pairs of runs with the same agents and protocol settings.
+
+    With exactly two runs of different regimes they are paired even if their agents differ.
+    """
+    pairs = []
+    for zs in runs:
+        if zs.regime != "ZS":
+            continue
+        match = [fs for fs in runs if fs.regime == "4S" and fs.pair_key == zs.pair_key]
+        if len(match) == 1:
+            pairs.append((zs, match[0]))
+    if not pairs and len(runs) == 2 and {r.regime for r in runs} == {"ZS", "4S"}:
+        zs, fs = sorted(runs, key=lambda r: r.regime != "ZS")
+        pairs.append((zs, fs))
+    return pairs
+
+
+def delta_tables(zs: ScoredRun, fs: ScoredRun) -> list[Table]:
+    a, b = zs.summary["overall"], fs.summary["overall"]
+    rows = [{"metric": m, "zs": a.get(m), "fs": b.get(m), "delta": _delta(a.get(m), b.get(m))} for m in DELTA_METRICS]
+    columns = [Column("Metric", "metric", "s"), Column("ZS", "zs"), Column("4S", "fs"), DELTA]
+    overall = Table(f"ZS vs 4S: {zs.agents} (delta = 4S - ZS)", columns, rows)
+    families = list(dict.fromkeys([*zs.summary["by_family"], *fs.summary["by_family"]]))
+    fam_rows = []
+    for f in families:
+        x = zs.summary["by_family"].get(f, {}).get("accuracy")
+        y = fs.summary["by_family"].get(f, {}).get("accuracy")
+        fam_rows.append({"family": f, "zs": x, "fs": y, "delta": _delta(x, y)})
+    by_family = Table(f"ZS vs 4S accuracy by family: {zs.agents}",
+                      [Column("Family", "family", "s"), Column("ZS", "zs"), Column("4S", "fs"), DELTA], fam_rows)
+    return [overall, by_family]
+
+
+def deltas(zs: ScoredRun, fs: ScoredRun) -> dict[str, Any]:
+    a, b = zs.summary["overall"], fs.summary["overall"]
+    return {
+        "zero_shot": str(zs.path),
+        "four_shot": str(fs.path),
+        "overall": {m: _delta(a.get(m), b.get(m)) for m in DELTA_METRICS},
+        "by_family_accuracy": {
+            f: _delta(zs.summary["by_family"].get(f, {}).get("accuracy"), m.get("accuracy"))
+            for f, m in fs.summary["by_family"].items()
+        },
+    }
+
+
+def _delta(x: float | None, y: float | None) -> float | None:
+    return None if x is None or y is None else y - x
+
+
+# ------------------------------------------------------------------------------ figures
+def _pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    return plt
+
+
+def run_figures(run: ScoredRun, out: Path) -> list[Path]:
+    """Accuracy by family, and by difficulty for each type, for one run."""
+    plt = _pyplot()
+    if plt is None:
+        return []
+    paths = []
+    fams = run.summary["by_family"]
+    fig, ax = plt.subplots(figsize=(7, 0.3 * len(fams) + 1.5))
+    names = list(fams)[::-1]
+    ax.barh(names, [fams[f]["accuracy"] or 0 for f in names], color="#4c72b0")
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("accuracy")
+    ax.set_title(f"{run.label}: accuracy by family")
+    paths.append(_save(plt, fig, out / "accuracy_by_family.png"))
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    _difficulty_lines(ax, [run], by_type=True)
+    ax.set_title(f"{run.label}: accuracy by difficulty")
+    paths.append(_save(plt, fig, out / "accuracy_by_difficulty.png"))
+    return paths
+
+
+def comparison_figures(runs: list[ScoredRun], out: Path) -> list[Path]:
+    """The paper's figures: accuracy by agents and regime, by type, by difficulty."""
+    plt = _pyplot()
+    if plt is None:
+        return []
+    paths = []
+    agents = list(dict.fromkeys(r.agents for r in runs))
+    regimes = list(dict.fromkeys(r.regime for r in runs))
+    fig, ax = plt.subplots(figsize=(max(5, 1.6 * len(agents)), 3.5))
+    width = 0.8 / max(1, len(regimes))
+    for j, regime in enumerate(regimes):
+        values = [next((r.summary["overall"]["accuracy"] for r in runs if r.agents == a and r.regime == regime), 0)
+                  for a in agents]
+        ax.bar([i + j * width for i in range(len(agents))], values, width, label=regime)
+    ax.set_xticks([i + width * (len(regimes) - 1) / 2 for i in range(len(agents))], agents)
+    _finish_axes(ax, "accuracy by agents and regime")
+    paths.append(_save(plt, fig, out / "accuracy_by_regime.png"))
+    fig, ax = plt.subplots(figsize=(max(5, 1.6 * len(runs)), 3.5))
+    labels = [f"{r.agents}\n{r.regime}" for r in runs]
+    for j, kind in enumerate(("A", "B")):
+        values = [r.summary["by_type"].get(kind, {}).get("accuracy") or 0 for r in runs]
+        ax.bar([i + j * 0.4 for i in range(len(runs))], values, 0.4, label=f"Type {kind}")
+    ax.set_xticks([i + 0.2 for i in range(len(runs))], labels)
+    _finish_axes(ax, "accuracy by family type")
+    paths.append(_save(plt, fig, out / "accuracy_by_type.png"))
+    fig, ax = plt.subplots(figsize=(5.5, 3.5))
+    _difficulty_lines(ax, runs, by_type=False)
+    ax.set_title("accuracy by difficulty")
+    paths.append(_save(plt, fig, out / "accuracy_by_difficulty.png"))
+    return paths
+
+
+def _difficulty_lines(ax: Any, runs: list[ScoredRun], by_type: bool) -> None:
+    for run in runs:
+        series = ([(f"Type {t}", f"{t}_d") for t in ("A", "B")] if by_type else [(f"{run.agents} {run.regime}", "d")])
+        for name, prefix in series:
+            grouping = run.summary["by_difficulty_type" if by_type else "by_difficulty"]
+            xs = [d for d in (1, 2, 3) if f"{prefix}{d}" in grouping]
+            if xs:
+                ax.plot(xs, [grouping[f"{prefix}{d}"]["accuracy"] or 0 for d in xs], marker="o", label=name)
+    ax.set_xticks([1, 2, 3])
+    ax.set_xlabel("effective difficulty")
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("accuracy")
+    ax.legend(fontsize=7)
+
+
+def _finish_axes(ax: Any, title: str) -> None:
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("accuracy")
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    ax.tick_params(axis="x", labelsize=7)
+
+
+def _save(plt: Any, fig: Any, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,236 @@
+"""``run_eval.py mira``: one MIRA-Math run into a run directory (resumable)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from tqdm import tqdm
+
+from harness import HARNESS_VERSION, registry
+from harness.errors import HarnessError
+from harness.mira import PROTOCOL_VERSION
+from harness.mira.dataset import Dataset, load_dataset
+from harness.mira.episode import AFTER_OFFER, CONDITIONS, RESPONDER, SOLVER, EpisodeConfig, MiraEpisode
+from harness.mira.metrics import summarize
+from harness.mira.types import Responder, Solver
+from harness.rundir import RunDir, code_version, environment, fingerprint, now_iso, sha256_file, write_json_atomic
+from harness.scheduler import run_episodes
+
+INFERENCE_SEED = 1234
+
+
+@dataclass
+class MiraRunConfig:
+    dataset: str
+    out: str
+    solver: str = "oracle"
+    responder: str | None = "rule"
+    limit: int | None = None
+    condition: str = "standard"
+    regime: str = "auto"
+    after_offer: str = "answer"
+    solver_options: dict[str, str] = field(default_factory=dict)
+    responder_options: dict[str, str] = field(default_factory=dict)
+    max_concurrent: int | None = None
+    fsync: str = "step"
+    progress: bool | None = None  # None: tqdm decides (on for a terminal)
+    dataset_seed: int | None = None
+    label: str | None = None
+
+
+@dataclass
+class MiraRunResult:
+    run_dir: RunDir
+    metrics: dict[str, Any]
+    info: dict[str, Any]
+    ran: int  # instances run in this session (0 when the run was already complete)
+
+
+def resolve_regime(requested: str, dataset: Dataset) -> str:
+    if requested == "auto":
+        return "four_shot" if dataset.has_few_shot else "zero_shot"
+    if requested == "four_shot" and not dataset.has_few_shot:
+        missing = next(i for i in dataset.instances if not i.get("few_shot_examples"))
+        line = dataset.line_of[missing["id"]]
+        raise HarnessError(f"{dataset.path}:{line} [{missing['id']}]: the four-shot regime needs few_shot_examples "
+                           "(generate with --few-shot)")
+    if requested not in ("zero_shot", "four_shot"):
+        raise HarnessError(f"unknown regime {requested!r}")
+    return requested
+
+
+def run_config(cfg: MiraRunConfig, dataset: Dataset, regime: str) -> dict[str, Any]:
+    """The fingerprinted part of ``run.json``: a resume must match it exactly."""
+    return {
+        "benchmark": "mira",
+        "protocol_version": PROTOCOL_VERSION,
+        "dataset_sha256": dataset.sha256,
+        "instances": len(dataset.instances),
+        "limit": cfg.limit,
+        "solver": cfg.solver,
+        "solver_options": cfg.solver_options,
+        "responder": cfg.responder if cfg.condition == "standard" else None,
+        "responder_options": cfg.responder_options if cfg.condition == "standard" else {},
+        "condition": cfg.condition,
+        "regime": regime,
+        "after_offer": cfg.after_offer,
+    }
+
+
+def make_agents(cfg: MiraRunConfig) -> tuple[Solver, Responder | None]:
+    solver = registry.create("mira.solver", cfg.solver, cfg.solver_options)
+    if cfg.condition == "oracle_hint":
+        return solver, None
+    if not cfg.responder:
+        raise HarnessError("the standard condition needs a --responder")
+    return solver, registry.create("mira.responder", cfg.responder, cfg.responder_options)
+
+
+def validate(cfg: MiraRunConfig) -> None:
+    if cfg.condition not in CONDITIONS:
+        raise HarnessError(f"condition must be one of {', '.join(CONDITIONS)}")
+    if cfg.after_offer not in AFTER_OFFER:
+        raise HarnessError(f"after_offer must be one of {', '.join(AFTER_OFFER)}")
+    if cfg.limit is not None and cfg.limit < 1:
+        raise HarnessError("--limit must be at least 1")
+    if cfg.max_concurrent is not None and cfg.max_concurrent < 1:
+        raise HarnessError("--max-concurrent must be at least 1")
+
+
+def run_mira(cfg: MiraRunConfig) -> MiraRunResult:
+    """Run (or resume) ``cfg``; return the metrics computed from the whole transcript."""
+    validate(cfg)
+    dataset = load_dataset(cfg.dataset, cfg.limit)
+    regime = resolve_regime(cfg.regime, dataset)
+    config = run_config(cfg, dataset, regime)
+    run_dir = RunDir(cfg.out)
+    info, done = run_dir.prepare(config)
+    todo = [inst for inst in dataset.instances if inst["id"] not in done.records]
+    if info is not None and info.get("status") == "complete" and not todo:
+        return MiraRunResult(run_dir, finish_metrics(run_dir, info), info, 0)
+    solver, responder = make_agents(cfg)
+    info = start_info(info, config, cfg, dataset, solver, responder)
+    run_dir.save_info(info)
+    session = {"start": now_iso(), "resumed_with": len(done.records), "instances": len(todo)}
+    started = time.perf_counter()
+    try:
+        stats = execute(cfg, run_dir, todo, regime, solver, responder, len(dataset.instances), len(done.records))
+    finally:
+        solver.close()
+        if responder is not None:
+            responder.close()
+    session.update(end=now_iso(), wall_s=round(time.perf_counter() - started, 3), scheduler=stats)
+    info["sessions"].append(session)
+    metrics = finish_metrics(run_dir, info)
+    info.update(status="complete", end_time=session["end"], transcript_sha256=sha256_file(run_dir.transcripts),
+                engine_calls=_total_calls(info["sessions"]), summary={k: metrics["overall"].get(k) for k in
+                                                                      ("n", "accuracy", "hit_rate")})
+    run_dir.save_info(info)
+    return MiraRunResult(run_dir, metrics, info, len(todo))
+
+
+def execute(
+    cfg: MiraRunConfig,
+    run_dir: RunDir,
+    todo: list[dict[str, Any]],
+    regime: str,
+    solver: Solver,
+    responder: Responder | None,
+    total: int,
+    done: int,
+) -> dict[str, Any]:
+    """Run the episodes of ``todo``, appending each finished one to the transcript."""
+    episode_config = EpisodeConfig(
+        condition=cfg.condition,
+        regime=regime,
+        after_offer=cfg.after_offer,
+        solver_privileged=solver.privileged,
+        responder_privileged=bool(responder and responder.privileged),
+    )
+
+    def episodes() -> Iterator[MiraEpisode]:
+        for inst in todo:
+            yield MiraEpisode(inst, episode_config)
+
+    handlers: dict[str, Any] = {SOLVER: solver.act}
+    if responder is not None:
+        handlers[RESPONDER] = responder.respond
+    disable = True if cfg.progress is False else (None if cfg.progress is None else False)
+    bar = tqdm(total=total, initial=done, unit="inst", desc=cfg.label or "mira", disable=disable, file=sys.stderr,
+               mininterval=0.5)
+    with run_dir.writer(cfg.fsync) as writer, bar:
+
+        def on_finished(finished: list[MiraEpisode]) -> None:
+            writer.write(ep.record() for ep in finished)
+            bar.update(len(finished))
+
+        stats = run_episodes(episodes(), handlers, [SOLVER, RESPONDER], on_finished, cfg.max_concurrent)
+    return stats.as_dict()
+
+
+def start_info(
+    info: dict[str, Any] | None,
+    config: dict[str, Any],
+    cfg: MiraRunConfig,
+    dataset: Dataset,
+    solver: Solver,
+    responder: Responder | None,
+) -> dict[str, Any]:
+    """``run.json`` at the start of a session (kept and extended on resume)."""
+    if info is None:
+        info = {"format": "run/1", "benchmark": "mira", "config": config, "config_sha256": fingerprint(config),
+                "start_time": now_iso(), "sessions": []}
+    info.update(
+        status="running",
+        label=cfg.label or default_label(config),
+        harness_version=HARNESS_VERSION,
+        protocol_version=PROTOCOL_VERSION,
+        dataset={"path": dataset.path, "sha256": dataset.sha256, "instances": len(dataset.instances),
+                 "generator_versions": dataset.generator_versions(), "has_few_shot": dataset.has_few_shot},
+        generator_version=",".join(dataset.generator_versions()),
+        seed_set={"dataset_seed": cfg.dataset_seed, "instance_seeds_sha256": dataset.seed_digest(),
+                  "inference_seed": INFERENCE_SEED},
+        agents={"solver": solver.describe(), "responder": responder.describe() if responder else None},
+        decoding={"solver": solver.describe().get("decoding"),
+                  "responder": responder.describe().get("decoding") if responder else None},
+        code=code_version(),
+        environment=environment(),
+        execution={"max_concurrent": cfg.max_concurrent, "fsync": cfg.fsync},
+    )
+    return info
+
+
+def default_label(config: dict[str, Any]) -> str:
+    regime = {"zero_shot": "ZS", "four_shot": "4S"}.get(config["regime"], config["regime"])
+    who = config["solver"] if config["condition"] == "oracle_hint" else f"{config['solver']}/{config['responder']}"
+    suffix = ", oracle-hint" if config["condition"] == "oracle_hint" else ""
+    return f"{who} {regime}{suffix}"
+
+
+def finish_metrics(run_dir: RunDir, info: dict[str, Any]) -> dict[str, Any]:
+    """``metrics.json`` from the live per-instance metrics of the transcript (``score`` recomputes them)."""
+    from harness.mira.score import load_records
+
+    records = load_records(run_dir)
+    summary = summarize(records, [r["live_metrics"] for r in records])
+    metrics = {"benchmark": "mira", "label": info.get("label"), **summary}
+    write_json_atomic(run_dir.metrics_json, metrics)
+    return metrics
+
+
+def _total_calls(sessions: list[dict[str, Any]]) -> dict[str, Any]:
+    total: dict[str, Any] = {"engine_calls": 0, "steps": 0, "by_role": {}}
+    for session in sessions:
+        sched = session.get("scheduler") or {}
+        total["engine_calls"] += sched.get("engine_calls", 0)
+        total["steps"] += sched.get("steps", 0)
+        for role, stats in (sched.get("by_role") or {}).items():
+            acc = total["by_role"].setdefault(role, {"calls": 0, "items": 0, "max_batch": 0})
+            acc["calls"] += stats.get("calls", 0)
+            acc["items"] += stats.get("items", 0)
+            acc["max_batch"] = max(acc["max_batch"], stats.get("max_batch", 0))
+    return total

@@ -1,0 +1,152 @@
+"""``run_eval.py score``: recompute every MIRA-Math metric from transcripts alone and write the reports.
+
+Per run directory: ``metrics.json`` (rewritten from the recomputation; a difference from the live one is
+reported), ``scores.json`` (all groupings and per-instance metrics), ``per_instance.csv``,
+``by_family.csv``, ``by_group.csv``, ``report.md`` and figures. With several run directories, the
+comparison tables (and ZS vs 4S deltas) are printed and, with ``out``, written there too.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness.errors import HarnessError
+from harness.mira.metrics import instance_metrics, summarize
+from harness.mira.report import (
+    ScoredRun,
+    comparison_figures,
+    comparison_tables,
+    deltas,
+    regime_pairs,
+    run_figures,
+    run_tables,
+)
+from harness.report import Table
+from harness.rundir import RunDir, read_transcripts, write_json_atomic
+
+PER_INSTANCE_FIELDS = ("instance_id", "family", "type", "difficulty", "regime", "condition", "end_reason")
+
+
+def load_records(run_dir: RunDir) -> list[dict[str, Any]]:
+    """Finished transcript lines, in file order; a crash-cut last line is skipped (and reported)."""
+    if not run_dir.transcripts.exists():
+        raise HarnessError(f"{run_dir.path}: no {run_dir.transcripts.name} (is this a run directory?)")
+    state = read_transcripts(run_dir.transcripts)
+    if state.cut_line is not None:
+        print(f"{run_dir.transcripts}:{state.cut_line}: partial last line (interrupted run) is not scored; "
+              "resume the run to redo it", file=sys.stderr)
+    records = list(state.records.values())
+    for i, record in enumerate(records, start=1):
+        if record.get("format") != "mira-transcript/1":
+            raise HarnessError(f"{run_dir.transcripts}:{i}: not a MIRA-Math transcript line "
+                               f"(format {record.get('format')!r})")
+    return records
+
+
+def score_run(path: str | Path, figures: bool = True, write: bool = True) -> ScoredRun:
+    run_dir = RunDir(path)
+    info = run_dir.load_info() or {}
+    records = load_records(run_dir)
+    if not records:
+        raise HarnessError(f"{run_dir.transcripts}: no finished instances to score")
+    rows = [instance_metrics(r) for r in records]
+    label = info.get("label") or run_dir.path.name
+    summary = summarize(records, rows)
+    metrics = {"benchmark": "mira", "label": info.get("label"), **summary}
+    run = ScoredRun(run_dir.path, info.get("config") or _config_from(records[0]), label, summary)
+    _report_consistency(run_dir, records, rows, metrics, info)
+    if write:
+        write_json_atomic(run_dir.metrics_json, metrics)
+        write_run_outputs(run, records, rows, figures)
+    return run
+
+
+def _config_from(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: record.get(k) for k in ("regime", "condition", "after_offer")}
+
+
+def _report_consistency(
+    run_dir: RunDir, records: list[dict[str, Any]], rows: list[dict[str, Any]], metrics: dict[str, Any],
+    info: dict[str, Any],
+) -> None:
+    """Say whether the transcripts reproduce the live metrics (they must)."""
+    mismatched = [r["instance_id"] for r, row in zip(records, rows, strict=True) if r.get("live_metrics") != row]
+    if mismatched:
+        print(f"{run_dir.path}: {len(mismatched)} instance(s) whose recomputed metrics differ from the live ones, "
+              f"e.g. {mismatched[:3]}", file=sys.stderr)
+    expected = info.get("config", {}).get("instances")
+    if expected is not None and expected != len(records):
+        print(f"{run_dir.path}: incomplete run: {len(records)} of {expected} instances finished", file=sys.stderr)
+    if run_dir.metrics_json.exists():
+        try:
+            old = json.loads(run_dir.metrics_json.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            old = None
+        same = old == json.loads(json.dumps(metrics))
+        print(f"{run_dir.metrics_json}: {'reproduced exactly' if same else 'CHANGED by rescoring'}", file=sys.stderr)
+
+
+def write_run_outputs(run: ScoredRun, records: list[dict[str, Any]], rows: list[dict[str, Any]], figures: bool) -> None:
+    out = run.path
+    per_instance = [{**{k: r.get(k) for k in PER_INSTANCE_FIELDS}, **row} for r, row in zip(records, rows, strict=True)]
+    write_json_atomic(out / "scores.json", {"label": run.label, **run.summary, "per_instance": per_instance})
+    _write_csv(out / "per_instance.csv", per_instance)
+    _write_csv(out / "by_family.csv", [{"family": f, **m} for f, m in run.summary["by_family"].items()])
+    groups = [{"grouping": name, "group": g, **m} for name in ("by_type", "by_difficulty", "by_difficulty_type")
+              for g, m in run.summary[name].items()]
+    _write_csv(out / "by_group.csv", groups)
+    tables = run_tables(run)
+    (out / "report.md").write_text(_markdown(f"MIRA-Math report: {run.label}", tables), encoding="utf-8")
+    if figures:
+        run_figures(run, out)
+
+
+def score_runs(paths: list[str], out: str | None = None, figures: bool = True, quiet: bool = False) -> list[ScoredRun]:
+    """Score each run directory, print the tables, and write the comparison to ``out`` if given."""
+    runs = [score_run(p, figures=figures) for p in paths]
+    if not quiet:
+        for run in runs:
+            print(render_text(run_tables(run)))
+    if len(runs) > 1:
+        tables = comparison_tables(runs)
+        if not quiet:
+            print(render_text(tables))
+        if out:
+            write_comparison(runs, tables, Path(out), figures)
+    return runs
+
+
+def write_comparison(runs: list[ScoredRun], tables: list[Table], out: Path, figures: bool) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "comparison.md").write_text(_markdown("MIRA-Math comparison", tables), encoding="utf-8")
+    (out / "comparison.csv").write_text("\n".join(f"# {t.title}\n{t.csv()}" for t in tables), encoding="utf-8")
+    data = {
+        "runs": [{"path": str(r.path), "label": r.label, "config": r.config, "overall": r.summary["overall"]}
+                 for r in runs],
+        "zs_vs_4s": [deltas(zs, fs) for zs, fs in regime_pairs(runs)],
+    }
+    write_json_atomic(out / "comparison.json", data)
+    if figures:
+        comparison_figures(runs, out)
+
+
+def render_text(tables: list[Table]) -> str:
+    return "\n\n".join(t.text() for t in tables) + "\n"
+
+
+def _markdown(title: str, tables: list[Table]) -> str:
+    return f"# {title}\n\n" + "\n\n".join(t.markdown() for t in tables) + "\n"
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    fields: list[str] = []
+    for row in rows:
+        fields.extend(k for k in row if k not in fields)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)

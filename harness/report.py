@@ -1,0 +1,64 @@
+"""Tables in three renderings (terminal text, Markdown, CSV), shared by every benchmark's reports."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    key: str
+    fmt: str = ".3f"  # format spec for numbers; "d" for integers, "s" for text
+
+
+@dataclass
+class Table:
+    title: str
+    columns: list[Column]
+    rows: list[dict[str, Any]]
+
+    def cells(self) -> list[list[str]]:
+        return [[format_cell(row.get(c.key), c.fmt) for c in self.columns] for row in self.rows]
+
+    def text(self) -> str:
+        headers = [c.header for c in self.columns]
+        body = self.cells()
+        widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h) for i, h in enumerate(headers)]
+
+        def line(cells: Sequence[str]) -> str:
+            return "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in
+                             enumerate(zip(cells, widths, strict=True))).rstrip()
+
+        rule = "-" * len(line(headers))
+        return "\n".join([self.title, rule, line(headers), rule, *(line(r) for r in body), rule])
+
+    def markdown(self) -> str:
+        headers = [c.header for c in self.columns]
+        align = ["---" if i == 0 or c.fmt == "s" else "---:" for i, c in enumerate(self.columns)]
+        rows = ["| " + " | ".join(r) + " |" for r in self.cells()]
+        return "\n".join([f"**{self.title}**", "", "| " + " | ".join(headers) + " |", "| " + " | ".join(align) + " |",
+                          *rows])
+
+    def csv(self) -> str:
+        """Unrounded values (``None`` as an empty cell)."""
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow([c.key for c in self.columns])
+        for row in self.rows:
+            writer.writerow(["" if row.get(c.key) is None else row.get(c.key) for c in self.columns])
+        return buf.getvalue()
+
+
+def format_cell(value: Any, fmt: str) -> str:
+    if value is None:
+        return "n/a"
+    if fmt == "s" or isinstance(value, str):
+        return str(value)
+    if fmt == "d":
+        return str(int(value))
+    return format(value, fmt)

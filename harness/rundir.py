@@ -1,0 +1,248 @@
+"""Run directories, shared by every benchmark: config fingerprint, append-only transcripts, resume.
+
+A run directory holds
+
+* ``run.json``          what was run (the fingerprinted ``config``) and how (agents, code commit, times,
+                        engine calls, checksums); written atomically at start and at the end;
+* ``transcripts.jsonl`` one JSON line per *finished* instance, appended, flushed and fsynced once per
+                        scheduler step (``fsync="each"``: after every line) before the next engine call;
+* ``metrics.json``      and the reports, recomputable from the transcripts alone.
+
+Resume: starting a run on an existing directory compares the config fingerprint (dataset checksum,
+agents, protocol settings) and refuses on any difference. The transcript is read back; a last line cut
+by a crash (no newline, or not valid JSON) is cut off (its bytes are kept in ``transcripts.partial``) and
+that instance is run again; a bad line *followed by* good lines is corruption, reported with its line
+number, and nothing is touched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ConfigMismatch, HarnessError, InputError
+
+TRANSCRIPTS = "transcripts.jsonl"
+RUN_JSON = "run.json"
+METRICS_JSON = "metrics.json"
+PARTIAL = "transcripts.partial"
+
+
+def dumps(record: Any) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def fingerprint(config: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(config, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def sha256_file(path: Path) -> str | None:
+    if not path.exists():
+        return None
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def code_version() -> dict[str, Any]:
+    """The git commit of the toolkit and whether tracked files differ from it (None outside git)."""
+    root = Path(__file__).resolve().parents[1]
+
+    def git(*args: str) -> str | None:
+        try:
+            out = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return out.stdout.strip() if out.returncode == 0 else None
+
+    commit = git("rev-parse", "HEAD")
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    return {"commit": commit, "dirty": None if dirty is None else bool(dirty)}
+
+
+def environment() -> dict[str, Any]:
+    import platform
+
+    return {"python": platform.python_version(), "platform": platform.platform()}
+
+
+# ---------------------------------------------------------------------------------- transcripts
+@dataclass
+class TranscriptState:
+    """What an existing transcript holds: finished records keyed by instance id."""
+
+    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cut_line: int | None = None  # line number of a partial last line that was (or would be) cut off
+    good_bytes: int = 0  # length of the valid prefix
+
+
+def read_transcripts(path: Path, key: str = "instance_id", repair: bool = False) -> TranscriptState:
+    """Read ``path``; with ``repair`` cut a crash-truncated last line off the file (saving its bytes)."""
+    state = TranscriptState()
+    if not path.exists():
+        return state
+    data = path.read_bytes()
+    lines = data.split(b"\n")  # the chunk after the last newline is b"" for a clean file
+    offset = 0
+    for index, raw in enumerate(lines):
+        lineno = index + 1
+        is_last = index == len(lines) - 1 or (index == len(lines) - 2 and lines[-1] == b"")
+        complete = index < len(lines) - 1  # followed by a newline
+        if not complete and not raw:
+            break
+        if complete and not raw.strip():
+            offset += len(raw) + 1
+            continue
+        record = _parse_transcript_line(raw) if complete else None
+        if record is None:
+            if is_last or not complete:
+                state.cut_line = lineno
+                break
+            raise InputError(str(path), lineno, "corrupt transcript line (followed by other lines, so it was not cut "
+                                                "by a crash); fix or remove it by hand, nothing was changed")
+        rid = record.get(key)
+        if not isinstance(rid, str):
+            raise InputError(str(path), lineno, f"transcript line has no {key!r}")
+        if rid in state.records:
+            raise InputError(str(path), lineno, "duplicate transcript line for this instance", rid)
+        state.records[rid] = record
+        offset += len(raw) + 1
+    state.good_bytes = offset
+    if repair and state.cut_line is not None:
+        _cut(path, offset, state.cut_line)
+    return state
+
+
+def _parse_transcript_line(raw: bytes) -> dict[str, Any] | None:
+    try:
+        record = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _cut(path: Path, offset: int, lineno: int) -> None:
+    with open(path, "rb+") as f:
+        f.seek(offset)
+        fragment = f.read()
+        with open(path.with_name(PARTIAL), "ab") as keep:
+            keep.write(fragment + b"\n")
+            keep.flush()
+            os.fsync(keep.fileno())
+        f.truncate(offset)
+        f.flush()
+        os.fsync(f.fileno())
+    print(f"{path}:{lineno}: last line was cut by a crash; that instance will be run again "
+          f"(its {len(fragment)} bytes are kept in {path.with_name(PARTIAL).name})", file=sys.stderr)
+
+
+class TranscriptWriter:
+    """Append-only JSONL: whole lines, flushed and fsynced per ``commit`` (or per line)."""
+
+    def __init__(self, path: Path, fsync: str = "step"):
+        if fsync not in ("step", "each"):
+            raise HarnessError(f"fsync must be 'step' or 'each', not {fsync!r}")
+        self.path = path
+        self.fsync_each = fsync == "each"
+        self._file = open(path, "ab")  # noqa: SIM115 - closed in close()
+        self.written = 0
+
+    def write(self, records: Iterable[dict[str, Any]]) -> None:
+        for record in records:
+            self._file.write((dumps(record) + "\n").encode())
+            self.written += 1
+            if self.fsync_each:
+                self._sync()
+        self._sync()
+
+    def _sync(self) -> None:
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._sync()
+            self._file.close()
+
+    def __enter__(self) -> TranscriptWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# ---------------------------------------------------------------------------------- run directory
+class RunDir:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.transcripts = self.path / TRANSCRIPTS
+        self.run_json = self.path / RUN_JSON
+        self.metrics_json = self.path / METRICS_JSON
+
+    def load_info(self) -> dict[str, Any] | None:
+        if not self.run_json.exists():
+            return None
+        try:
+            return json.loads(self.run_json.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, OSError) as exc:
+            raise HarnessError(f"{self.run_json}: unreadable run.json: {exc}") from None
+
+    def prepare(
+        self, config: dict[str, Any], key: str = "instance_id"
+    ) -> tuple[dict[str, Any] | None, TranscriptState]:
+        """Check that ``config`` matches what this directory was started with; read what is done."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        info = self.load_info()
+        if info is None:
+            if self.transcripts.exists() and self.transcripts.stat().st_size > 0:
+                raise HarnessError(f"{self.transcripts} exists without run.json; use a new --out directory")
+            return None, TranscriptState()
+        check_config(info.get("config", {}), config, self.path)
+        return info, read_transcripts(self.transcripts, key=key, repair=True)
+
+    def writer(self, fsync: str = "step") -> TranscriptWriter:
+        return TranscriptWriter(self.transcripts, fsync)
+
+    def save_info(self, info: dict[str, Any]) -> None:
+        write_json_atomic(self.run_json, info)
+
+
+def check_config(old: dict[str, Any], new: dict[str, Any], where: Path) -> None:
+    """Refuse to resume when anything in the fingerprinted config differs."""
+    if fingerprint(old) == fingerprint(new):
+        return
+    diffs = []
+    for name in sorted(set(old) | set(new)):
+        if old.get(name) != new.get(name):
+            diffs.append(f"  {name}: run has {_short(old.get(name))}, now {_short(new.get(name))}")
+    raise ConfigMismatch(f"{where}: refusing to resume a run with a different configuration:\n" + "\n".join(diffs)
+                         + "\nuse a new --out directory (or delete this one) to start over")
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= 80 else text[:77] + "..."

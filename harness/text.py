@@ -1,0 +1,74 @@
+"""Text helpers shared by agents and scorers: request normalisation and the paper's token estimate."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+TOKENS_PER_WORD = 1.3
+
+GREEK_NAMES = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
+    "η": "eta", "θ": "theta", "ϑ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu",
+    "ξ": "xi", "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau", "υ": "upsilon",
+    "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega",
+}
+SYMBOLS = {"−": "-", "–": "-", "—": "-", "‐": "-", "‑": "-", "→": "->", "⟶": "->", "’": "'", "‘": "'"}
+_LEADING_ARTICLES = re.compile(r"^(?:the|a|an|your)\s+")
+
+
+@lru_cache(maxsize=65536)
+def normalize(text: str) -> str:
+    """A canonical form for matching requests against slot names.
+
+    Unicode compatibility forms (subscript digits, the micro sign) are folded, case is folded, Greek
+    letters become their names, LaTeX markup, underscores and redundant spaces are dropped, so that
+    ``"μ₄"``, ``"mu_4"``, ``"Mu 4"``, ``"\\mu_{4}"`` and ``"mu4"`` all read ``"mu4"`` and ``"P( H )"``
+    reads ``"p(h)"``.
+    """
+    t = unicodedata.normalize("NFKC", text).casefold()
+    t = "".join(GREEK_NAMES.get(ch) or SYMBOLS.get(ch) or ch for ch in t)
+    t = re.sub(r"(?<=[a-z])'(?=[a-z])", "", t)  # "don't" -> "dont": no stray one-letter words
+    t = re.sub(r"[\\$`{}]", " ", t)  # LaTeX and markdown markup
+    t = t.replace("_", " ")
+    t = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)  # "false-positive" -> "false positive"
+    t = re.sub(r"\s+", " ", t).strip()
+    t = re.sub(r"\s*([^\w\s])\s*", r"\1", t)  # no spaces around symbols
+    t = re.sub(r"(?<=[a-z])\s+(?=\d)", "", t)  # "mu 4" -> "mu4"
+    return t
+
+
+@lru_cache(maxsize=65536)
+def alias_form(alias: str) -> str:
+    """``normalize`` without a leading article: ``"the prior"`` also matches ``"your prior"``-free text."""
+    return _LEADING_ARTICLES.sub("", normalize(alias))
+
+
+@lru_cache(maxsize=65536)
+def phrase_pattern(alias: str) -> re.Pattern[str]:
+    """A regex finding the normalised ``alias`` in normalised text, not inside a longer name."""
+    form = alias_form(alias)
+    head = r"(?<![a-z0-9])" if form[:1].isalnum() else ""
+    tail = r"(?![a-z0-9])" if form[-1:].isalnum() else ""
+    return re.compile(head + re.escape(form) + tail)
+
+
+def find_spans(normalized_text: str, aliases: list[str]) -> list[tuple[int, int]]:
+    """Every (start, end) where one of ``aliases`` occurs in already-normalised text."""
+    spans = []
+    for alias in aliases:
+        form = alias_form(alias)
+        if form and form in normalized_text:  # cheap filter before the boundary-aware regex
+            spans.extend(m.span() for m in phrase_pattern(alias).finditer(normalized_text))
+    return spans
+
+
+def word_count(text: str | None) -> int:
+    """Whitespace-separated words (the paper's token estimate does not name a tokenizer)."""
+    return len(text.split()) if text else 0
+
+
+def token_estimate(words: int) -> float:
+    """The paper's approximate cost: 1.3 tokens per word."""
+    return round(TOKENS_PER_WORD * words, 1)
