@@ -24,8 +24,22 @@ CHECK_FIELDS = {
 }
 
 
+MALFORMED = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError)
+
+
 def instance_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
-    """(field, message) for everything wrong with one instance; empty when it is valid."""
+    """(field, message) for everything wrong with one instance; empty when it is valid.
+
+    A machine constraint missing a field or holding a wrong type makes a family's renderer or solver fail;
+    that is reported as a problem of the constraints, never raised.
+    """
+    try:
+        return _instance_problems(inst)
+    except MALFORMED as exc:
+        return [("agent_views", f"malformed machine constraint ({type(exc).__name__}: {exc})")]
+
+
+def _instance_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
     problems = schema_errors("mira_instance", inst)
     if problems:
         return problems

@@ -81,3 +81,19 @@ def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     proc = run("-m", "verifiers", "validate", str(tmp_path / "nope.jsonl"))
     assert proc.returncode == 2
     assert "cannot read" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_malformed_constraint_is_reported_not_raised(small_split: Path, tmp_path: Path) -> None:
+    def drop_field(line: str) -> str:
+        inst = json.loads(line)
+        constraint = inst["agent_views"][0]["private_data"]["constraints_machine"][0]
+        for key in list(constraint):
+            if key != "type":
+                del constraint[key]
+        return json.dumps(inst)
+
+    bad = tmp_path / "bad.jsonl"
+    _rewrite(small_split, bad, 1, drop_field)
+    proc = run("-m", "verifiers", "validate", str(bad))
+    assert proc.returncode == 1
+    assert f"{bad}:1 [" in proc.stderr and "Traceback" not in proc.stderr
