@@ -1,0 +1,148 @@
+"""``python -m builder {export,verify,publish,to-jsonl,configs}``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def _difficulties(text: str) -> tuple[int, ...]:
+    values = tuple(int(x) for x in text.split(",") if x.strip())
+    if not values or any(v not in (1, 2, 3) for v in values):
+        raise argparse.ArgumentTypeError("difficulties are a comma-separated subset of 1,2,3")
+    return values
+
+
+def _csv(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m builder", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    e = sub.add_parser("export", help="write a Hub-ready folder (Parquet, README.md, manifest.json, CHECKSUMS)")
+    e.add_argument("--out", required=True, help="output folder (its name is the dataset name for load_dataset)")
+    e.add_argument("--seed", type=int, help="dataset seed (default 1234, the paper's)")
+    e.add_argument("--n-a", type=int, help="MIRA-Math instances per Type-A family and difficulty (default 20)")
+    e.add_argument("--n-b", type=int, help="MIRA-Math instances per Type-B family and difficulty (default 50)")
+    e.add_argument("--difficulties", type=_difficulties, help="MIRA-Math difficulties (default 1,2,3)")
+    e.add_argument("--families", type=_csv, help="MIRA-Math families, comma-separated (default: all registered)")
+    e.add_argument("--repetitions", type=int, help="Elenchos sessions per (level, mutation set) (default 5)")
+    e.add_argument("--configs", type=_csv, help="configs to export, comma-separated (default: all available)")
+    e.add_argument("--num-proc", type=int, help="generation processes (the output is the same for any value)")
+    e.add_argument("--code-commit", help="record this commit instead of asking git")
+    e.add_argument("--card", help="dataset card template (default: dataset_card.md at the repo root)")
+    e.add_argument("--force", action="store_true", help="replace an existing export folder")
+
+    v = sub.add_parser("verify", help="regenerate from the manifest and compare every file")
+    v.add_argument("folder")
+    v.add_argument("--no-regenerate", action="store_true", help="integrity checks only (checksums, row hashes)")
+    v.add_argument("--num-proc", type=int)
+    v.add_argument("--card", help="dataset card template used for the export")
+
+    u = sub.add_parser("publish", help="verify, then upload to a Hub dataset repo")
+    u.add_argument("folder")
+    u.add_argument("--repo-id", required=True, help="ORG/NAME")
+    u.add_argument("--revision", help="branch to commit to (created if missing; default main)")
+    u.add_argument("--private", action="store_true", help="create the repo as private (an existing repo is unchanged)")
+    u.add_argument("--dry-run", action="store_true", help="print the operations and sizes; no network call")
+    u.add_argument("--commit-message")
+    u.add_argument("--no-regenerate", action="store_true", help="verify integrity only before uploading")
+
+    j = sub.add_parser("to-jsonl", help="write one config's split back as canonical JSONL")
+    j.add_argument("folder")
+    j.add_argument("--config", default="mira_zero_shot")
+    j.add_argument("--split", default="test")
+    j.add_argument("--out", required=True)
+
+    sub.add_parser("configs", help="list the registered configs and whether they can be generated here")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "export":
+        from builder.export import export
+
+        t0 = time.perf_counter()
+        try:
+            manifest = export(
+                args.out,
+                configs=args.configs,
+                num_proc=args.num_proc,
+                code_commit=args.code_commit,
+                force=args.force,
+                card=args.card,
+                log=lambda m: print(m, file=sys.stderr),
+                seed=args.seed,
+                n_a=args.n_a,
+                n_b=args.n_b,
+                difficulties=args.difficulties,
+                families=args.families,
+                repetitions=args.repetitions,
+            )
+        except (FileExistsError, FileNotFoundError, ValueError, KeyError, RuntimeError) as exc:
+            print(f"export: {exc}", file=sys.stderr)
+            return 2
+        rows = {n: sum(s["num_examples"] for s in c["splits"].values()) for n, c in manifest["configs"].items()}
+        size = sum(p.stat().st_size for p in Path(args.out).rglob("*") if p.is_file())
+        summary = {"out": args.out, "rows": rows, "bytes": size, "seconds": round(time.perf_counter() - t0, 2)}
+        print(json.dumps({**summary, "skipped": list(manifest["skipped"])}))
+        return 0
+
+    if args.command == "verify":
+        from builder.verify import verify
+
+        report = verify(args.folder, regenerate=not args.no_regenerate, num_proc=args.num_proc, card=args.card)
+        for note in report.notes:
+            print(f"note: {note}", file=sys.stderr)
+        if report.ok:
+            print(f"verify: OK {args.folder}")
+            return 0
+        print(f"verify: FAILED {args.folder}: {report.problems[0]}", file=sys.stderr)
+        for problem in report.problems[1:]:
+            print(f"  also: {problem}", file=sys.stderr)
+        return 1
+
+    if args.command == "publish":
+        from builder.publish import PublishError, publish
+
+        try:
+            publish(
+                args.folder,
+                args.repo_id,
+                revision=args.revision,
+                private=args.private,
+                dry_run=args.dry_run,
+                commit_message=args.commit_message,
+                regenerate=not args.no_regenerate,
+            )
+        except PublishError as exc:
+            print(f"publish: {exc}", file=sys.stderr)
+            return 1
+        return 0
+
+    if args.command == "to-jsonl":
+        from builder.rows import read_records
+        from verifiers.jsonl import write_jsonl
+
+        digest = write_jsonl(args.out, read_records(args.folder, args.config, args.split))
+        print(json.dumps({"file": args.out, "sha256": digest}))
+        return 0
+
+    from builder.registry import all_specs
+
+    for spec in all_specs():
+        reason = spec.unavailable()
+        print(f"{spec.name:26} {'available' if reason is None else 'unavailable'}  {spec.description}")
+        if reason:
+            print(f"{'':26} {reason}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

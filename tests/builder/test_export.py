@@ -1,0 +1,129 @@
+import json
+import os
+from pathlib import Path
+
+import datasets
+import pyarrow.parquet as pq
+import pytest
+import yaml
+
+from builder.__main__ import main as cli
+from builder.card import split_front_matter
+from builder.export import CHECKSUMS, MANIFEST, README, data_files, export
+from builder.mira_elenchos import row_features
+from builder.registry import get_spec
+from builder.rows import row_to_record
+from generators import GENERATOR_VERSION
+from generators.__main__ import main as generators_cli
+from tests.builder.conftest import SMALL, quiet
+from verifiers.jsonl import dumps, sha256_file
+
+
+def hashes(folder: Path) -> dict[str, str]:
+    return {p: sha256_file(folder / p) for p in data_files(folder)}
+
+
+def generator_jsonl(tmp_path, few_shot=False) -> Path:
+    out = tmp_path / f"gen-{few_shot}.jsonl"
+    args = ["mira", "--seed", str(SMALL["seed"]), "--n-a", str(SMALL["n_a"]), "--n-b", str(SMALL["n_b"])]
+    args += ["--difficulties", ",".join(map(str, SMALL["difficulties"])), "--out", str(out)]
+    assert generators_cli(args + (["--few-shot"] if few_shot else [])) == 0
+    return out
+
+
+def test_layout_manifest_and_checksums(small_export):
+    files = data_files(small_export)
+    assert {README, MANIFEST, CHECKSUMS} <= set(files)
+    assert "mira_zero_shot/test-00000-of-00001.parquet" in files
+    assert "mira_few_shot/test-00000-of-00001.parquet" in files
+    listed = dict(reversed(line.split("  ", 1)) for line in (small_export / CHECKSUMS).read_text().splitlines())
+    assert set(listed) == set(files) - {CHECKSUMS}
+    assert all(sha256_file(small_export / p) == h for p, h in listed.items())
+    manifest = json.loads((small_export / MANIFEST).read_text())
+    assert manifest["generator_version"] == GENERATOR_VERSION and manifest["code_commit"] == "0" * 40
+    params = manifest["configs"]["mira_zero_shot"]["params"]
+    assert params["seed"] == SMALL["seed"] and params["n_a"] == 1 and params["n_b"] == 2
+    assert params["difficulties"] == [1, 3] and params["families"]
+    split = manifest["configs"]["mira_zero_shot"]["splits"]["test"]
+    assert split["num_examples"] == sum(split["counts"].values())
+    assert split["files"][0]["sha256"] == listed[split["files"][0]["path"]]
+    assert set(manifest["skipped"]) >= set() and "mira_few_shot" in manifest["configs"]
+
+
+def test_readme_front_matter(small_export):
+    meta, body = split_front_matter((small_export / README).read_text())
+    assert meta["license"] == "cc-by-4.0" and meta["pretty_name"] and meta["task_categories"] and meta["tags"]
+    assert meta["size_categories"] == ["n<1K"]
+    configs = {c["config_name"]: c for c in meta["configs"]}
+    assert configs["mira_zero_shot"]["default"] is True
+    assert configs["mira_zero_shot"]["data_files"] == [{"split": "test", "path": "mira_zero_shot/test-*.parquet"}]
+    for info in meta["dataset_info"]:
+        feats = datasets.Features._from_yaml_list(info["features"])
+        assert feats == row_features(get_spec(info["config_name"]))
+        assert info["splits"][0]["num_examples"] > 0
+    assert "<!-- export:release -->" in body and "| `mira_zero_shot` | test |" in body
+    assert yaml.safe_load((small_export / README).read_text().split("---\n")[1])  # valid YAML
+
+
+def test_parquet_has_fixed_row_groups_and_no_timestamps(small_export):
+    path = small_export / "mira_zero_shot/test-00000-of-00001.parquet"
+    meta = pq.ParquetFile(path).metadata
+    assert set(meta.metadata) == {b"huggingface", b"ARROW:schema"}
+    hf = json.loads(meta.metadata[b"huggingface"])
+    assert datasets.Features.from_dict(hf["info"]["features"]) == row_features(get_spec("mira_zero_shot"))
+
+
+def test_export_is_byte_identical_across_runs_and_process_counts(small_export, tmp_path):
+    again = tmp_path / "again" / "MIRA-MATH"
+    export(again, code_commit="0" * 40, log=quiet, num_proc=2, **SMALL)
+    assert hashes(again) == hashes(small_export)
+
+
+def test_load_dataset_from_the_parent_folder_offline(small_export, tmp_path, monkeypatch):
+    assert os.environ["HF_HUB_OFFLINE"] == "1" and os.environ["HF_DATASETS_OFFLINE"] == "1"
+    monkeypatch.chdir(small_export.parent)
+    for name, few_shot in (("mira_zero_shot", False), ("mira_few_shot", True)):
+        ds = datasets.load_dataset("MIRA-MATH", name, cache_dir=str(tmp_path / "cache"))
+        lines = generator_jsonl(tmp_path, few_shot).read_text().splitlines()
+        assert list(ds) == ["test"] and ds["test"].num_rows == len(lines)
+        assert [dumps(row_to_record(name, row)) for row in ds["test"]] == lines
+    default = datasets.load_dataset("MIRA-MATH", split="test", cache_dir=str(tmp_path / "cache"))
+    assert default.num_rows == len(lines)
+
+
+def test_load_dataset_checks_the_declared_split_size(export_copy, tmp_path, monkeypatch):
+    path = export_copy / "mira_zero_shot/test-00000-of-00001.parquet"
+    table = pq.read_table(path)
+    pq.write_table(table.slice(0, table.num_rows - 1), path)
+    monkeypatch.chdir(export_copy.parent)
+    with pytest.raises(datasets.exceptions.NonMatchingSplitsSizesError):
+        datasets.load_dataset("MIRA-MATH", "mira_zero_shot", cache_dir=str(tmp_path / "cache"))
+
+
+def test_to_jsonl_gives_back_the_generator_file(small_export, tmp_path, capsys):
+    for name, few_shot in (("mira_zero_shot", False), ("mira_few_shot", True)):
+        out = tmp_path / f"{name}.jsonl"
+        assert cli(["to-jsonl", str(small_export), "--config", name, "--out", str(out)]) == 0
+        assert out.read_bytes() == generator_jsonl(tmp_path, few_shot).read_bytes()
+        manifest = json.loads((small_export / MANIFEST).read_text())
+        assert manifest["configs"][name]["splits"]["test"]["jsonl_sha256"] == sha256_file(out)
+
+
+def test_export_refuses_to_overwrite(small_export, tmp_path, capsys):
+    assert cli(["export", "--out", str(small_export), "--n-a", "1"]) == 2
+    assert "exists" in capsys.readouterr().err
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "x.txt").write_text("mine")
+    assert cli(["export", "--out", str(tmp_path / "notes"), "--force", "--n-a", "1"]) == 2
+    assert (tmp_path / "notes" / "x.txt").exists()
+
+
+def test_export_cli_with_a_subset_of_configs(tmp_path, capsys):
+    out = tmp_path / "ZS"
+    args = ["export", "--out", str(out), "--configs", "mira_zero_shot", "--seed", "99", "--n-a", "1", "--n-b", "1"]
+    assert cli([*args, "--difficulties", "2", "--code-commit", "abc"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert list(summary["rows"]) == ["mira_zero_shot"] and "mira_few_shot" in summary["skipped"]
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["skipped"]["mira_few_shot"] == "not selected"
+    assert manifest["configs"]["mira_zero_shot"]["params"]["seed"] == 99
