@@ -1,0 +1,291 @@
+"""B5 eigenvector_missing_entry: an integer matrix with a known eigenvector, one entry withheld; target (M^2)[i][t].
+
+M is n x n (n = d + 1) with integer entries in [-K, K], K = 3 + 2(d - 1), and an integer eigenvector v with
+eigenvalue lambda ~ Unif[1, K]: M v = lambda v. One component v[j] is 0, so no eigen-equation involves column j
+of M and the withheld entry M[i][j] (i uniform over the rows, j = the zero component, uniform) is left free by
+everything A knows. Target (M^2)[i][t] = sum_k M[i][k] M[k][t] for a column t with M[j][t] != 0 (the paper's
+rule). Its dependence on x = M[i][j] is x * M[j][t] (+ x * M[i][i] when t = j != i; x^2 when i = j = t), so we
+also require that this does not cancel (M[j][j] + M[i][i] != 0 when t = j != i), which the paper's check misses.
+
+Construction (the paper gives none): v[c] ~ Unif[1, 3] for c != j (the authors' release), v[j] = 0; every row of
+M is drawn uniformly in [-K, K] except one pivot entry per row, solved from the row's eigen-equation and redrawn
+until it is an integer in [-K, K]; column j stays uniform. A is told M is an integer matrix, all of v, that v is
+an eigenvector (lambda itself is not given: it follows from any row with v[r] != 0), and which entry is missing.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+from typing import Any
+
+from generators.base import Constraint, Family, Reject, Views
+from generators.errors import Inconsistent, NotUnique
+
+ROW_TRIES = 200
+_ENTRY = re.compile(r"^M\[(\d+)\]\[(\d+)\]$")
+_COMPONENT = re.compile(r"^v\[(\d+)\]$")
+
+
+def bound(difficulty: int) -> int:
+    return 3 + 2 * (difficulty - 1)
+
+
+def square_entry(m: list[list[int]], i: int, t: int) -> int:
+    return sum(m[i][k] * m[k][t] for k in range(len(m)))
+
+
+def matmul(a: list[list[int]], b: list[list[int]]) -> list[list[int]]:
+    cols = list(zip(*b, strict=True))
+    return [[sum(x * y for x, y in zip(row, col, strict=True)) for col in cols] for row in a]
+
+
+def eigen_residual(m: list[list[int]], v: list[int]) -> Fraction | None:
+    """The eigenvalue lambda if ``m v = lambda v`` for some lambda, else None (``v`` must be nonzero)."""
+    mv = [sum(a * b for a, b in zip(row, v, strict=True)) for row in m]
+    lam: Fraction | None = None
+    for x, y in zip(mv, v, strict=True):
+        if y == 0:
+            if x != 0:
+                return None
+            continue
+        r = Fraction(x, y)
+        if lam is None:
+            lam = r
+        elif r != lam:
+            return None
+    return lam
+
+
+def matrix_statement(n: int) -> str:
+    idx = ", ".join(map(str, range(n)))
+    comps = ", ".join(f"v[{c}]" for c in range(n))
+    terms = " + ".join(f"M[r][{k}]·M[{k}][c]" for k in range(n))
+    return (
+        f"M is a {n}x{n} matrix with integer entries; M[r][c] is the entry in row r and column c, with rows and "
+        f"columns numbered {idx}. v = ({comps}) is an eigenvector of M: M·v = λ·v for a number λ (the "
+        "eigenvalue, not given). (M^2)[r][c] is the entry in row r and column c of M^2 = M·M, i.e. "
+        f"(M^2)[r][c] = {terms}."
+    )
+
+
+def missing_statement(slot: str) -> str:
+    r, c = parse_entry(slot)
+    return f"The entry {slot} (row {r}, column {c} of M) is not given here; your partner knows it."
+
+
+def parse_entry(slot: str) -> tuple[int, int]:
+    m = _ENTRY.match(slot)
+    if not m:
+        raise ValueError(f"not a matrix-entry slot: {slot!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def entry_slot(r: int, c: int) -> str:
+    return f"M[{r}][{c}]"
+
+
+class EigenvectorMissingEntry(Family):
+    name = "eigenvector_missing_entry"
+    prefix = "eig"
+    type = "B"
+    answer_type = "int"
+
+    # ------------------------------------------------------------------ sampling
+    def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        n, k = difficulty + 1, bound(difficulty)
+        j = rng.randrange(n)  # the zero component of v = the column of the withheld entry
+        i = rng.randrange(n)  # the row of the withheld entry
+        v = [0 if c == j else rng.randint(1, 3) for c in range(n)]
+        lam = rng.randint(1, k)
+        others = [c for c in range(n) if c != j]
+        pivot = min(others, key=lambda c: (v[c], c))  # smallest |v| keeps integrality likely
+        m = []
+        for r in range(n):
+            for _ in range(ROW_TRIES):
+                row = [rng.randint(-k, k) for _ in range(n)]
+                rest = lam * v[r] - sum(row[c] * v[c] for c in others if c != pivot)
+                if rest % v[pivot] == 0 and abs(rest // v[pivot]) <= k:
+                    row[pivot] = rest // v[pivot]
+                    break
+            else:
+                raise Reject(f"no row {r} with entries in [-{k}, {k}] satisfies the eigen-equation")
+            m.append(row)
+        # target column: the paper's M[j][t] != 0, and the x-dependence must not cancel (t = j != i)
+        cols = [t for t in range(n) if m[j][t] != 0 and not (t == j != i and m[j][j] + m[i][i] == 0)]
+        if not cols:
+            raise Reject("no target column depends on the withheld entry")
+        t = rng.choice(cols)
+        return {"n": n, "entry_bound": k, "eigenvalue": lam, "M": m, "v": v, "missing": [i, j], "target": [i, t]}
+
+    def views(self, z: dict[str, Any]) -> Views:
+        n, m, v = z["n"], z["M"], z["v"]
+        i, j = z["missing"]
+        _, t = z["target"]
+        slot = entry_slot(i, j)
+        entries = [{"type": "matrix_entry", "row": r, "col": c, "value": m[r][c]} for r in range(n) for c in range(n)]
+        hint = entries[i * n + j]
+        a: list[Constraint] = [{"type": "domain", "statement": matrix_statement(n), "n": n}]
+        a += [{"type": "domain", "statement": missing_statement(slot), "missing_slot": slot} if e is hint else e
+              for e in entries]
+        a += [{"type": "eigvec", "index": c, "value": v[c]} for c in range(n)]
+        return Views(
+            a=a,
+            b=[hint],
+            hint=hint,
+            slot=slot,
+            value=hint["value"],
+            target={"type": "matrix_square_entry", "matrix": "M", "row": i, "col": t},
+            question=f"What is (M^2)[{i}][{t}], the entry in row {i} and column {t} of M^2 = M·M? "
+            "Give it as an integer.",
+            unknowns=[f"(M^2)[{i}][{t}]"],
+        )
+
+    # ------------------------------------------------------------------ solving from constraints
+    @staticmethod
+    def _size(constraints: list[Constraint]) -> int:
+        found = [c for c in constraints if c["type"] == "domain" and "n" in c]
+        if not found:
+            raise NotUnique("the size of M is not given")
+        if any(f != found[0] for f in found[1:]):
+            raise Inconsistent("conflicting descriptions of M")
+        n = found[0]["n"]
+        if found[0]["statement"] != matrix_statement(n) or n < 2:
+            raise Inconsistent("the matrix statement does not match its fields")
+        return n
+
+    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> int:
+        n = self._size(constraints)
+        entries: dict[tuple[int, int], int] = {}
+        v: dict[int, int] = {}
+        for c in constraints:
+            if c["type"] == "matrix_entry":
+                key, store, what = (c["row"], c["col"]), entries, entry_slot(c["row"], c["col"])
+                inside = 0 <= c["row"] < n and 0 <= c["col"] < n
+            elif c["type"] == "eigvec":
+                key, store, what = c["index"], v, f"v[{c['index']}]"
+                inside = 0 <= c["index"] < n
+            else:
+                continue
+            val = c["value"]
+            if isinstance(val, bool) or not isinstance(val, int):
+                raise Inconsistent(f"{what} = {val!r} is not an integer")
+            if not inside:
+                raise Inconsistent(f"{what} is outside the {n}x{n} matrix")
+            if store.setdefault(key, val) != val:
+                raise Inconsistent(f"two values for {what}")
+        i, t = target["row"], target["col"]
+        if not (0 <= i < n and 0 <= t < n):
+            raise Inconsistent("the target entry is outside the matrix")
+        if len(v) < n:
+            raise NotUnique("the eigenvector is not fully given")
+        vec = [v[c] for c in range(n)]
+        if not any(vec):
+            raise Inconsistent("an eigenvector is nonzero")
+        missing = [(r, c) for r in range(n) for c in range(n) if (r, c) not in entries]
+        if not missing:
+            m = [[entries[r, c] for c in range(n)] for r in range(n)]
+            if eigen_residual(m, vec) is None:
+                raise Inconsistent("v is not an eigenvector of M")
+            return square_entry(m, i, t)
+        if len(missing) > 1:
+            # Conservative: several unknown entries are only reported as determined when the target uses none.
+            used = {(i, k) for k in range(n)} | {(k, t) for k in range(n)}
+            if used.intersection(missing):
+                raise NotUnique(f"{len(missing)} entries of M are not given")
+            m = [[entries.get((r, c), 0) for c in range(n)] for r in range(n)]
+            return square_entry(m, i, t)
+        (r0, c0) = missing[0]
+        values = set()
+        for x in self._admissible(entries, vec, n, r0, c0):
+            m = [[entries[r, c] if (r, c) != (r0, c0) else x for c in range(n)] for r in range(n)]
+            values.add(square_entry(m, i, t))
+        if len(values) != 1:
+            raise NotUnique(f"{entry_slot(r0, c0)} is not given and the target depends on it")
+        return values.pop()
+
+    @staticmethod
+    def _admissible(entries: dict[tuple[int, int], int], v: list[int], n: int, r0: int, c0: int) -> list[int]:
+        """Integer values of the one unknown entry consistent with the eigen-equations (3 samples if free).
+
+        The target is a polynomial of degree <= 2 in the entry, so 3 points decide whether it is constant.
+        """
+        def with_x(x: int) -> list[list[int]]:
+            return [[entries[r, c] if (r, c) != (r0, c0) else x for c in range(n)] for r in range(n)]
+
+        if v[c0] == 0:  # column c0 drops out of every eigen-equation: x is free
+            if eigen_residual(with_x(0), v) is None:
+                raise Inconsistent("v is not an eigenvector of M")
+            return [0, 1, 2]
+        # x enters row r0's eigen-equation; it is pinned by lambda unless row r0 alone defines lambda
+        pinned = [x for x in (0, 1, 2) if eigen_residual(with_x(x), v) is not None]
+        if len(pinned) >= 2:
+            return [0, 1, 2]
+        others = [r for r in range(n) if r != r0 and v[r] != 0]
+        if not others:
+            raise Inconsistent("v is not an eigenvector of M for any value of the missing entry")
+        r1 = others[0]
+        lam = Fraction(sum(entries[r1, c] * v[c] for c in range(n)), v[r1])
+        x = (lam * v[r0] - sum(entries[r0, c] * v[c] for c in range(n) if c != c0)) / v[c0]
+        if x.denominator != 1 or eigen_residual(with_x(x.numerator), v) is None:
+            raise Inconsistent("no integer value of the missing entry makes v an eigenvector")
+        return [x.numerator]
+
+    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        for delta in (1, -1, 2, -2, 3, -3):
+            yield {**hint, "value": hint["value"] + delta}
+
+    def answer_from_latent(self, z: dict[str, Any]) -> int:
+        i, t = z["target"]
+        return matmul(z["M"], z["M"])[i][t]
+
+    # ------------------------------------------------------------------ surface forms
+    def render(self, c: Constraint) -> str:
+        match c["type"]:
+            case "matrix_entry":
+                return f"M[{c['row']}][{c['col']}] = {c['value']}"
+            case "eigvec":
+                return f"v[{c['index']}] = {c['value']}"
+            case "domain":
+                return c["statement"]
+        raise ValueError(f"unknown constraint type {c['type']!r}")
+
+    def slot_name(self, c: Constraint) -> str | None:
+        if c["type"] == "matrix_entry":
+            return entry_slot(c["row"], c["col"])
+        if c["type"] == "eigvec":
+            return f"v[{c['index']}]"
+        return None
+
+    def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        if m := _COMPONENT.match(slot):
+            k = m.group(1)
+            return [
+                f"the eigenvector component v[{k}]",
+                f"v[{k}]",
+                f"v_{k}",
+                f"v{k}",
+                f"component {k} of the eigenvector v",
+                f"the {k}-th component of v",
+            ]
+        r, c = parse_entry(slot)
+        return [
+            f"the entry M[{r}][{c}]",
+            f"M[{r}][{c}]",
+            f"M[{r},{c}]",
+            f"M_{r}{c}",
+            f"M_{{{r}{c}}}",
+            f"M_{{{r},{c}}}",
+            f"m{r}{c}",
+            f"m_{r}{c}",
+            f"M({r},{c})",
+            f"the ({r},{c}) entry of M",
+            f"the ({r}, {c}) entry of M",
+            f"the entry in row {r}, column {c} of M",
+            f"the entry of M in row {r} and column {c}",
+            f"row {r}, column {c} of M",
+        ]
+
+
+FAMILY = EigenvectorMissingEntry()

@@ -1,0 +1,240 @@
+"""B7 linear_system_missing_coeff: an n x n system A x = b with one coefficient withheld; target x_k.
+
+n = d + 1; coefficients A[i][j] ~ Unif[-K, K] with K = 4 + 3(d - 1) (4 / 7 / 10); right-hand sides b[i] ~
+Unif[-8, 8] (the paper's "entries in [-8, 8]" read as applying to b, since it conflicts with K = 10 at d = 3;
+the authors' release does the same). A must be non-singular. The withheld coefficient A[i][j] and the target
+index k are uniform; draws where x_k has a denominator above 300 are rejected (the paper's rule).
+
+Degeneracy the paper misses: changing A[i][j] by delta moves x_k by -delta x_j (A^-1)[k][i] / (1 + delta
+(A^-1)[j][i]) (Sherman-Morrison), so x_k ignores the withheld coefficient exactly when x_j = 0 or
+(A^-1)[k][i] = 0. Such draws are rejected. Otherwise every other integer value of A[i][j] that keeps the system
+non-singular gives another x_k, which is the validator's witness.
+
+A is told every other coefficient, all of b, that the coefficients are integers and the system has exactly one
+solution, and which coefficient is missing; B holds only that coefficient.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+from typing import Any
+
+from generators.base import Constraint, Family, Reject, Views
+from generators.errors import Inconsistent, NotUnique
+from generators.families._fraction_free import det, minor, solve_square
+
+MAX_DENOMINATOR = 300
+RHS_BOUND = 8
+_COEFF = re.compile(r"^A\[(\d+)\]\[(\d+)\]$")
+_RHS = re.compile(r"^b\[(\d+)\]$")
+
+
+def coeff_bound(difficulty: int) -> int:
+    return 4 + 3 * (difficulty - 1)
+
+
+def coeff_slot(i: int, j: int) -> str:
+    return f"A[{i}][{j}]"
+
+
+def system_statement(n: int) -> str:
+    xs = ", ".join(f"x{j}" for j in range(n))
+    eq = " + ".join(f"A[i][{j}]·x{j}" for j in range(n))
+    return (
+        f"The unknowns {xs} satisfy a system of {n} linear equations, numbered 0 to {n - 1}: equation i reads "
+        f"{eq} = b[i]. So A[i][j] is the coefficient of the unknown with index j in equation i, and b[i] is the "
+        "right-hand side of equation i. Every coefficient A[i][j] is an integer, and the system has exactly one "
+        "solution."
+    )
+
+
+def missing_statement(slot: str) -> str:
+    i, j = parse_coeff(slot)
+    return f"The coefficient {slot} (of x{j} in equation {i}) is not given here; your partner knows it."
+
+
+def parse_coeff(slot: str) -> tuple[int, int]:
+    m = _COEFF.match(slot)
+    if not m:
+        raise ValueError(f"not a coefficient slot: {slot!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def cramer(a: list[list[int]], b: list[int], t: int) -> Fraction:
+    """x_t = det(A with column t replaced by b) / det(A); ``NotUnique`` when A is singular."""
+    d = det(a)
+    if d == 0:
+        raise NotUnique("singular coefficient matrix")
+    return Fraction(det([[*row[:t], bi, *row[t + 1:]] for row, bi in zip(a, b, strict=True)]), d)
+
+
+class LinearSystemMissingCoeff(Family):
+    name = "linear_system_missing_coeff"
+    prefix = "lin"
+    type = "B"
+    answer_type = "rational"
+
+    # ------------------------------------------------------------------ sampling
+    def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        n, k = difficulty + 1, coeff_bound(difficulty)
+        a = [[rng.randint(-k, k) for _ in range(n)] for _ in range(n)]
+        b = [rng.randint(-RHS_BOUND, RHS_BOUND) for _ in range(n)]
+        i, j, t = rng.randrange(n), rng.randrange(n), rng.randrange(n)
+        d = det(a)
+        if d == 0:
+            raise Reject("singular coefficient matrix")
+        xt = cramer(a, b, t)
+        if xt.denominator > MAX_DENOMINATOR:
+            raise Reject(f"x{t} has a denominator above {MAX_DENOMINATOR}")
+        if cramer(a, b, j) == 0:
+            raise Reject(f"x{j} = 0: x{t} does not depend on A[{i}][{j}]")
+        # (A^-1)[t][i] = cofactor C[i][t] / det(A)
+        if det(minor(a, i, t)) == 0:
+            raise Reject(f"(A^-1)[{t}][{i}] = 0: x{t} does not depend on A[{i}][{j}]")
+        return {"n": n, "coeff_bound": k, "A": a, "b": b, "missing": [i, j], "target_index": t}
+
+    def views(self, z: dict[str, Any]) -> Views:
+        n, a, b = z["n"], z["A"], z["b"]
+        i, j = z["missing"]
+        t = z["target_index"]
+        slot = coeff_slot(i, j)
+        coeffs = [{"type": "coeff", "row": r, "col": c, "value": a[r][c]} for r in range(n) for c in range(n)]
+        hint = coeffs[i * n + j]
+        view: list[Constraint] = [{"type": "domain", "statement": system_statement(n), "n": n}]
+        view += [{"type": "domain", "statement": missing_statement(slot), "missing_slot": slot} if c is hint else c
+                 for c in coeffs]
+        view += [{"type": "rhs", "row": r, "value": b[r]} for r in range(n)]
+        return Views(
+            a=view,
+            b=[hint],
+            hint=hint,
+            slot=slot,
+            value=hint["value"],
+            target={"type": "solution_component", "var": f"x{t}", "index": t},
+            question=f"What is x{t}? Give it as a reduced fraction.",
+            unknowns=[f"x{t}"],
+        )
+
+    # ------------------------------------------------------------------ solving from constraints
+    @staticmethod
+    def _size(constraints: list[Constraint]) -> int:
+        found = [c for c in constraints if c["type"] == "domain" and "n" in c]
+        if not found:
+            raise NotUnique("the system is not described")
+        if any(f != found[0] for f in found[1:]):
+            raise Inconsistent("conflicting descriptions of the system")
+        n = found[0]["n"]
+        if found[0]["statement"] != system_statement(n) or n < 1:
+            raise Inconsistent("the system statement does not match its fields")
+        return n
+
+    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> Fraction:
+        n = self._size(constraints)
+        known: dict[tuple, int] = {}
+        for c in constraints:
+            if c["type"] == "coeff":
+                key, inside = ("A", c["row"], c["col"]), 0 <= c["row"] < n and 0 <= c["col"] < n
+                what = coeff_slot(c["row"], c["col"])
+            elif c["type"] == "rhs":
+                key, inside, what = ("b", c["row"]), 0 <= c["row"] < n, f"b[{c['row']}]"
+            else:
+                continue
+            val = c["value"]
+            if isinstance(val, bool) or not isinstance(val, int):
+                raise Inconsistent(f"{what} = {val!r} is not an integer")
+            if not inside:
+                raise Inconsistent(f"{what} is outside the {n}-equation system")
+            if known.setdefault(key, val) != val:
+                raise Inconsistent(f"two values for {what}")
+        t = target["index"]
+        if not 0 <= t < n or target["var"] != f"x{t}":
+            raise Inconsistent("the target is not an unknown of the system")
+        slots = [("A", r, c) for r in range(n) for c in range(n)] + [("b", r) for r in range(n)]
+        missing = [s for s in slots if s not in known]
+        if not missing:
+            return self._component(known, n, t)
+        if len(missing) > 1:
+            raise NotUnique(f"{len(missing)} numbers of the system are not given")
+        # x_t is a Moebius function of one coefficient (affine in one b[i]): equal values at two admissible
+        # integers mean it is constant over all of them
+        (slot,) = missing
+        values: list[Fraction] = []
+        for guess in (0, 1, -1, 2, -2, 3):
+            try:
+                values.append(self._component({**known, slot: guess}, n, t))
+            except Inconsistent:
+                continue
+            if len(values) == 2:
+                break
+        if len(values) == 2 and values[0] == values[1]:
+            return values[0]
+        raise NotUnique("the missing number changes the target")
+
+    @staticmethod
+    def _component(known: dict[tuple, int], n: int, t: int) -> Fraction:
+        a = [[known["A", r, c] for c in range(n)] for r in range(n)]
+        b = [known["b", r] for r in range(n)]
+        try:
+            return cramer(a, b, t)
+        except NotUnique:
+            raise Inconsistent("the system does not have exactly one solution") from None
+
+    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        for delta in (1, -1, 2, -2, 3, -3):
+            yield {**hint, "value": hint["value"] + delta}
+
+    def answer_from_latent(self, z: dict[str, Any]) -> Fraction:
+        return solve_square(z["A"], z["b"])[z["target_index"]]  # elimination, not determinants
+
+    # ------------------------------------------------------------------ surface forms
+    def render(self, c: Constraint) -> str:
+        match c["type"]:
+            case "coeff":
+                return f"A[{c['row']}][{c['col']}] = {c['value']}"
+            case "rhs":
+                return f"b[{c['row']}] = {c['value']}"
+            case "domain":
+                return c["statement"]
+        raise ValueError(f"unknown constraint type {c['type']!r}")
+
+    def slot_name(self, c: Constraint) -> str | None:
+        if c["type"] == "coeff":
+            return coeff_slot(c["row"], c["col"])
+        if c["type"] == "rhs":
+            return f"b[{c['row']}]"
+        return None
+
+    def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        if m := _RHS.match(slot):
+            i = m.group(1)
+            return [
+                f"the right-hand side b[{i}]",
+                f"b[{i}]",
+                f"b_{i}",
+                f"b{i}",
+                f"the right-hand side of equation {i}",
+                f"the constant term of equation {i}",
+            ]
+        i, j = parse_coeff(slot)
+        return [
+            f"the coefficient A[{i}][{j}]",
+            f"A[{i}][{j}]",
+            f"A[{i},{j}]",
+            f"A_{i}{j}",
+            f"A_{{{i}{j}}}",
+            f"A_{{{i},{j}}}",
+            f"a_{i}{j}",
+            f"a{i}{j}",
+            f"A({i},{j})",
+            f"the coefficient of x{j} in equation {i}",
+            f"the x{j} coefficient in equation {i}",
+            f"the ({i},{j}) entry of A",
+            f"the ({i}, {j}) entry of A",
+            f"the entry in row {i}, column {j} of A",
+            f"the coefficient in row {i}, column {j}",
+        ]
+
+
+FAMILY = LinearSystemMissingCoeff()
