@@ -42,7 +42,11 @@ def build_parser(plugins: dict[str, Benchmark]) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     plugins = benchmarks()
-    args = build_parser(plugins).parse_args(argv)
+    parser = build_parser(plugins)
+    args, extra = parser.parse_known_args(argv)
+    plugin = plugins.get(args.command)
+    if extra and (plugin is None or plugin.available):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         if args.command == "score":
             return score(args, plugins)
@@ -52,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             roles = ("mira.solver", "mira.responder", "elenchos.agent")
             print(json.dumps({role: registry.known(role) for role in roles}, indent=2))
             return 0
-        return plugins[args.command].run(args)
+        return plugin.run(args)
     except HarnessError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -39,10 +39,10 @@ def _placeholder(name: str, module: str) -> Benchmark:
         print(f"{name}: not available yet (the {name} harness module {module} does not exist)", file=sys.stderr)
         return 2
 
-    def accept_anything(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    def no_arguments(parser: argparse.ArgumentParser) -> None:
+        """Any arguments are accepted (and ignored) until the real plugin defines them."""
 
-    return Benchmark(name, f"{name} (not available yet)", accept_anything, not_available, available=False)
+    return Benchmark(name, f"{name} (not available yet)", no_arguments, not_available, available=False)
 
 
 def benchmarks() -> dict[str, Benchmark]:

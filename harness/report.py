@@ -30,16 +30,19 @@ class Table:
         body = self.cells()
         widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h) for i, h in enumerate(headers)]
 
+        text_columns = [c.fmt == "s" for c in self.columns]
+
         def line(cells: Sequence[str]) -> str:
-            return "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in
-                             enumerate(zip(cells, widths, strict=True))).rstrip()
+            parts = (cell.ljust(w) if left else cell.rjust(w) for cell, w, left in zip(cells, widths, text_columns,
+                                                                                      strict=True))
+            return "  ".join(parts).rstrip()
 
         rule = "-" * len(line(headers))
         return "\n".join([self.title, rule, line(headers), rule, *(line(r) for r in body), rule])
 
     def markdown(self) -> str:
         headers = [c.header for c in self.columns]
-        align = ["---" if i == 0 or c.fmt == "s" else "---:" for i, c in enumerate(self.columns)]
+        align = ["---" if c.fmt == "s" else "---:" for c in self.columns]
         rows = ["| " + " | ".join(r) + " |" for r in self.cells()]
         return "\n".join([f"**{self.title}**", "", "| " + " | ".join(headers) + " |", "| " + " | ".join(align) + " |",
                           *rows])

@@ -128,7 +128,7 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
 
 
 def _print_main_tables(scored: list[ScoredRun]) -> None:
-    tables = comparison_tables(scored)
+    tables = comparison_tables(scored, family_deltas=False)
     first = scored[0]
     tables.insert(2, family_table(f"{first.label}: by family (Table 12 style)", first.summary["by_family"],
                                   first.summary.get("family_types", {})))

@@ -84,7 +84,7 @@ def family_table(title: str, by_family: dict[str, dict[str, Any]], types: dict[s
 
 
 # ------------------------------------------------------------------------------ several runs
-def comparison_tables(runs: list[ScoredRun]) -> list[Table]:
+def comparison_tables(runs: list[ScoredRun], family_deltas: bool = True) -> list[Table]:
     heads = [{"run": r.agents, "format": r.regime, "n": r.summary["overall"]["n"]} for r in runs]
     tables = [
         Table("Overall metrics (Table 6 style)", _lead() + OVERALL,
@@ -95,7 +95,7 @@ def comparison_tables(runs: list[ScoredRun]) -> list[Table]:
         _accuracy_matrix("Accuracy by family", "by_family", runs),
     ]
     for zs, fs in regime_pairs(runs):
-        tables.extend(delta_tables(zs, fs))
+        tables.extend(delta_tables(zs, fs)[: 2 if family_deltas else 1])
     return tables
 
 
