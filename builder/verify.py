@@ -102,6 +102,9 @@ def check_integrity(folder: Path, report: Report) -> dict[str, Any] | None:
         by_reason.setdefault(reason, []).append(name)
     for reason, names in by_reason.items():
         report.notes.append(f"not in this export: {', '.join(names)} ({reason})")
+    now = [n for n in skipped if n in known and skipped[n] != "not selected" and get_spec(n).unavailable() is None]
+    if now:
+        report.notes.append(f"available here now, so a new export would include them: {', '.join(now)}")
 
     for name, c in manifest["configs"].items():
         if name not in known:

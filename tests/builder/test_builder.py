@@ -162,3 +162,13 @@ def test_elenchos_configs_plug_in_through_the_hook_module(tmp_path, monkeypatch)
     b, lad = build(tmp_path, "elenchos_ladder", repetitions=2)
     assert b.params == {"seed": SMALL["seed"], "repetitions": 2}
     assert lad.num_rows == 6 and set(lad["probe_budget"]) == {50}
+
+
+def test_configs_cli_reports_availability(monkeypatch, capsys):
+    from builder.__main__ import main as cli
+
+    monkeypatch.setitem(sys.modules, "elenchos.hf_records", None)
+    assert cli(["configs"]) == 0
+    out = capsys.readouterr().out
+    assert "mira_zero_shot" in out and "available" in out
+    assert "elenchos_ladder" in out and "unavailable" in out and "elenchos.hf_records" in out

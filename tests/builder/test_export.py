@@ -127,3 +127,23 @@ def test_export_cli_with_a_subset_of_configs(tmp_path, capsys):
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["skipped"]["mira_few_shot"] == "not selected"
     assert manifest["configs"]["mira_zero_shot"]["params"]["seed"] == 99
+
+
+def test_elenchos_configs_export_load_and_verify_once_plugged_in(tmp_path, monkeypatch):
+    import sys
+
+    from builder.verify import verify
+    from tests.builder.test_builder import fake_hf_records
+
+    monkeypatch.setitem(sys.modules, "elenchos.hf_records", fake_hf_records())
+    out = tmp_path / "MIRA-MATH"
+    manifest = export(out, code_commit="x", log=quiet, **{**SMALL, "repetitions": 2})
+    assert {"elenchos_configurations", "elenchos_ladder", "elenchos_benchmark"} <= set(manifest["configs"])
+    assert manifest["configs"]["elenchos_ladder"]["params"] == {"seed": SMALL["seed"], "repetitions": 2}
+    assert verify(out).ok
+    monkeypatch.chdir(tmp_path)
+    ds = datasets.load_dataset("MIRA-MATH", "elenchos_benchmark", split="test", cache_dir=str(tmp_path / "c"))
+    assert ds.num_rows == 6 and set(ds["probe_budget"]) == {65}
+    assert row_to_record("elenchos_benchmark", ds[0])["metadata"] == {"probe_library": "v1"}
+    meta, _ = split_front_matter((out / README).read_text())
+    assert "elenchos_ladder" in {c["config_name"] for c in meta["configs"]}
