@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from typing import Any
 from tqdm import tqdm
 
 from harness import HARNESS_VERSION, registry
-from harness.errors import HarnessError
+from harness.errors import ConfigMismatch, HarnessError
 from harness.mira import PROTOCOL_VERSION
 from harness.mira.dataset import Dataset, load_dataset
 from harness.mira.episode import AFTER_OFFER, CONDITIONS, RESPONDER, SOLVER, EpisodeConfig, MiraEpisode
@@ -111,8 +112,9 @@ def run_mira(cfg: MiraRunConfig) -> MiraRunResult:
     info, done = run_dir.prepare(config)
     todo = [inst for inst in dataset.instances if inst["id"] not in done.records]
     if info is not None and info.get("status") == "complete" and not todo:
-        return MiraRunResult(run_dir, finish_metrics(run_dir, info), info, 0)
+        return MiraRunResult(run_dir, finish_metrics(run_dir, info)[0], info, 0)
     solver, responder = make_agents(cfg)
+    check_agent_identity(info, solver, responder, run_dir)
     info = start_info(info, config, cfg, dataset, solver, responder)
     run_dir.save_info(info)
     session = {"start": now_iso(), "resumed_with": len(done.records), "instances": len(todo)}
@@ -125,7 +127,7 @@ def run_mira(cfg: MiraRunConfig) -> MiraRunResult:
             responder.close()
     session.update(end=now_iso(), wall_s=round(time.perf_counter() - started, 3), scheduler=stats)
     info["sessions"].append(session)
-    metrics = finish_metrics(run_dir, info)
+    metrics, info["usage"] = finish_metrics(run_dir, info)
     info.update(status="complete", end_time=session["end"], transcript_sha256=sha256_file(run_dir.transcripts),
                 engine_calls=_total_calls(info["sessions"]), summary={k: metrics["overall"].get(k) for k in
                                                                       ("n", "accuracy", "hit_rate")})
@@ -197,6 +199,8 @@ def start_info(
         agents={"solver": solver.describe(), "responder": responder.describe() if responder else None},
         decoding={"solver": solver.describe().get("decoding"),
                   "responder": responder.describe().get("decoding") if responder else None},
+        prompt_versions={"protocol": PROTOCOL_VERSION, "solver": solver.describe().get("prompt_version"),
+                         "responder": responder.describe().get("prompt_version") if responder else None},
         code=code_version(),
         environment=environment(),
         execution={"max_concurrent": cfg.max_concurrent, "fsync": cfg.fsync},
@@ -211,7 +215,7 @@ def default_label(config: dict[str, Any]) -> str:
     return f"{who} {regime}{suffix}"
 
 
-def finish_metrics(run_dir: RunDir, info: dict[str, Any]) -> dict[str, Any]:
+def finish_metrics(run_dir: RunDir, info: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """``metrics.json`` from the live per-instance metrics of the transcript (``score`` recomputes them)."""
     from harness.mira.score import load_records
 
@@ -219,8 +223,30 @@ def finish_metrics(run_dir: RunDir, info: dict[str, Any]) -> dict[str, Any]:
     summary = summarize(records, [r["live_metrics"] for r in records])
     metrics = {"benchmark": "mira", "label": info.get("label"), **summary}
     write_json_atomic(run_dir.metrics_json, metrics)
-    return metrics
+    return metrics, usage_totals(records)
 
+
+def usage_totals(records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Token usage and call counts that backends reported, summed per role over the transcript."""
+    totals: dict[str, dict[str, int]] = {}
+    for record in records:
+        for role, usage in (record.get("usage") or {}).items():
+            acc = totals.setdefault(role, {})
+            for key, value in usage.items():
+                acc[key] = acc.get(key, 0) + value
+    return totals
+
+
+def check_agent_identity(
+    info: dict[str, Any] | None, solver: Solver, responder: Responder | None, where: RunDir
+) -> None:
+    """On resume, the agents must describe themselves as before (model, decoding, prompt version)."""
+    if not info or not info.get("agents"):
+        return
+    now = {"solver": solver.describe(), "responder": responder.describe() if responder else None}
+    if json.loads(json.dumps(now)) != info["agents"]:
+        raise ConfigMismatch(f"{where.path}: refusing to resume: the agents describe themselves differently "
+                             f"(was {info['agents']}, now {now}); use a new --out directory")
 
 def _total_calls(sessions: list[dict[str, Any]]) -> dict[str, Any]:
     total: dict[str, Any] = {"engine_calls": 0, "steps": 0, "by_role": {}}
