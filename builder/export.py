@@ -345,13 +345,23 @@ def export(
 ) -> dict[str, Any]:
     """``python -m builder export``: plan from the arguments, then ``build``; ``force`` replaces ``out``."""
     out = Path(out)
-    if out.exists():
+    replace = out.exists()
+    if replace:
         if not force:
             raise FileExistsError(f"{out} exists (use --force to replace it)")
         if not (out / MANIFEST).exists() and any(out.iterdir()):
             raise FileExistsError(f"{out} is not an export folder (no {MANIFEST}); refusing to replace it")
-        shutil.rmtree(out)
     plan = make_plan(configs, code_commit=code_commit, **overrides)
     if not plan.configs:
         raise ValueError("nothing to export: " + "; ".join(f"{k}: {v}" for k, v in plan.skipped.items()))
-    return build(plan, out, num_proc=num_proc, card=card, log=log)
+    if not replace:
+        return build(plan, out, num_proc=num_proc, card=card, log=log)
+    # Build next to the old export and swap only when the new one is complete.
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new.", dir=out.parent)) / out.name
+    try:
+        manifest = build(plan, staging, num_proc=num_proc, card=card, log=log)
+        shutil.rmtree(out)
+        os.replace(staging, out)
+    finally:
+        shutil.rmtree(staging.parent, ignore_errors=True)
+    return manifest

@@ -112,6 +112,13 @@ def test_to_jsonl_gives_back_the_generator_file(small_export, tmp_path, capsys):
 def test_export_refuses_to_overwrite(small_export, tmp_path, capsys):
     assert cli(["export", "--out", str(small_export), "--n-a", "1"]) == 2
     assert "exists" in capsys.readouterr().err
+    replaced = tmp_path / "replaced"
+    export(replaced, code_commit="0" * 40, log=quiet, **SMALL)
+    before = hashes(replaced)
+    args = ["--configs", "mira_zero_shot", "--n-a", "1", "--n-b", "1", "--difficulties", "1"]
+    assert cli(["export", "--out", str(replaced), "--force", *args]) == 0
+    assert not (replaced / "mira_few_shot").exists() and hashes(replaced) != before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no staging left
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "x.txt").write_text("mine")
     assert cli(["export", "--out", str(tmp_path / "notes"), "--force", "--n-a", "1"]) == 2
