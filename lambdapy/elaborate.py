@@ -58,7 +58,19 @@ def elaborate_statement(tree: Tree) -> Statement:
     statements = [c for c in tree.children if isinstance(c, Tree)]
     if len(statements) != 1:
         raise LambdaParseError("one statement per line")
-    return _statement(statements[0])
+    statement = _statement(statements[0])
+    for t in statement_terms(statement):
+        s.annotate_loose(t)
+    return statement
+
+
+def statement_terms(statement: Statement) -> list[s.Term]:
+    """The terms of a statement."""
+    if isinstance(statement, Assume):
+        return [t for _, t in statement.bindings]
+    if isinstance(statement, Let):
+        return [statement.value] if statement.type is None else [statement.type, statement.value]
+    return [statement.term]
 
 
 def _statement(tree: Tree) -> Statement:

@@ -14,7 +14,7 @@ import re
 from lark import Tree
 
 from . import syntax as s
-from .elaborate import Assume, Check, Eval, Let, Statement, elaborate_statement
+from .elaborate import Assume, Check, Eval, Let, Statement, elaborate_statement, statement_terms
 from .errors import KernelError, LimitExceeded, ProbeFormatError
 from .parser import parse_line
 
@@ -97,11 +97,4 @@ def _tree_depth(tree: Tree) -> int:
 
 
 def _statement_depth(statement: Statement) -> int:
-    if isinstance(statement, Assume):
-        return max(s.term_depth(t) for _, t in statement.bindings)
-    if isinstance(statement, Let):
-        depths = [s.term_depth(statement.value)]
-        if statement.type is not None:
-            depths.append(s.term_depth(statement.type))
-        return max(depths)
-    return s.term_depth(statement.term)
+    return max(s.term_depth(t) for t in statement_terms(statement))

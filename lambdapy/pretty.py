@@ -82,15 +82,36 @@ class _Printer:
         self.taken = taken
         self.local_names = local_names
         self.scope: list[str] = []
+        self.in_scope: dict[str, int] = {}
+        self.last_suffix: dict[str, int] = {}  # per base name: suffix of its innermost binder
+        self.saved: list[tuple[str, int]] = []
 
-    def fresh(self, hint: str) -> str:
+    def bind(self, hint: str) -> str:
+        """Enter a binder: pick a name (``hint``, else ``hint1``, ``hint2``, ...) not in use."""
         base = hint if hint and hint != "_" else "x"
-        name, k = base, 0
-        in_scope = set(self.scope)
-        while name in self.taken or name in in_scope:
+        k = self.last_suffix.get(base, -1) + 1
+        name = base if k == 0 else f"{base}{k}"
+        while name in self.taken or self.in_scope.get(name):
             k += 1
             name = f"{base}{k}"
+        self.saved.append((base, self.last_suffix.get(base, -1)))
+        self.last_suffix[base] = k
+        self.scope.append(name)
+        self.in_scope[name] = self.in_scope.get(name, 0) + 1
         return name
+
+    def bind_anonymous(self) -> None:
+        """Enter the binder of ``A -> B`` (its variable is never referenced)."""
+        self.saved.append(("", self.last_suffix.get("", -1)))
+        self.scope.append("")
+
+    def unbind(self, count: int = 1) -> None:
+        for _ in range(count):
+            name = self.scope.pop()
+            if name:
+                self.in_scope[name] -= 1
+            base, previous = self.saved.pop()
+            self.last_suffix[base] = previous
 
     def show(self, t: s.Term, prec: int) -> str:
         kind = type(t)
@@ -116,32 +137,28 @@ class _Printer:
     def _lam(self, t: s.Term) -> str:
         names = []
         while type(t) is s.Lam:
-            name = self.fresh(t.name)
-            names.append(name)
-            self.scope.append(name)
+            names.append(self.bind(t.name))
             t = t.body
         body = self.show(t, _TOP)
-        del self.scope[len(self.scope) - len(names):]
+        self.unbind(len(names))
         return "\\" + " ".join(names) + " -> " + body
 
     def _pi(self, t: s.Pi) -> str:
         if id(t) not in self.used:
             domain = self.show(t.domain, _APP)
-            self.scope.append("")  # the anonymous variable is never referenced
+            self.bind_anonymous()
             codomain = self.show(t.codomain, _TOP)
-            self.scope.pop()
+            self.unbind()
             return f"{domain} -> {codomain}"
         binders = []
         opened = 0
         while type(t) is s.Pi and id(t) in self.used:
             domain = self.show(t.domain, _TOP)
-            name = self.fresh(t.name)
-            binders.append(f"({name} : {domain})")
-            self.scope.append(name)
+            binders.append(f"({self.bind(t.name)} : {domain})")
             opened += 1
             t = t.codomain
         body = self.show(t, _TOP)
-        del self.scope[len(self.scope) - opened:]
+        self.unbind(opened)
         return "forall " + " ".join(binders) + " . " + body
 
     def _app(self, t: s.Term, prec: int) -> str:

@@ -28,12 +28,18 @@ class Substitution:
         self.budget = budget
 
     def apply(self, term: s.Term, target: int) -> s.Term:
+        if 0 <= term.loose <= target:  # no Bound(target) inside: nothing to do
+            return term
         self.budget.tick()
-        return _SUBST.get(type(term), _subst_simple)(self, term, target)
+        result = _SUBST.get(type(term), _subst_simple)(self, term, target)
+        if result is not term:
+            result.loose = s.compute_loose(result)
+        return result
 
 
 def open_binder(body: s.Term, replacement: s.Term, cfg: KernelConfig, budget: Budget) -> s.Term:
-    """``body`` with ``Bound(0)`` replaced by ``replacement``."""
+    """``body`` with ``Bound(0)`` replaced by ``replacement`` (a closed term)."""
+    replacement.loose = 0
     return Substitution(replacement, cfg, budget).apply(body, 0)
 
 

@@ -18,50 +18,65 @@ Equality is identity; structural comparison lives in ``conversion``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .names import Name
+
+
+def node(cls: type) -> type:
+    """Declare a term node: a slotted dataclass with identity equality and a ``loose`` slot.
+
+    ``loose`` bounds the de Bruijn indices that occur free in the node: every
+    ``Bound(i)`` inside refers to a binder outside the node only if ``i`` minus
+    the binders crossed is below ``loose``; ``-1`` means unknown.  The elaborator
+    fills it in (``annotate_loose``) so that substitution can skip closed
+    sub-terms; it is not part of the term's meaning.
+    """
+    cls.__annotations__["loose"] = "int"
+    cls.loose = field(default=-1, repr=False)
+    return dataclass(slots=True, eq=False)(cls)
+
 
 # --- core calculus -------------------------------------------------------------
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Star:
     """The universe ``Type_level`` (``Type``, ``Type0`` and ``*`` are level 0)."""
 
     level: int
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Pi:
     name: str
     domain: Term
     codomain: Term  # under one binder
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Lam:
     name: str
     body: Term  # under one binder
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Ann:
     term: Term
     type: Term
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Bound:
     index: int
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Free:
     name: Name
 
 
-@dataclass(slots=True, eq=False)
+@node
 class App:
     fun: Term
     arg: Term
@@ -70,22 +85,22 @@ class App:
 # --- natural numbers -------------------------------------------------------------
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Nat:
     pass
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Zero:
     pass
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Succ:
     pred: Term
 
 
-@dataclass(slots=True, eq=False)
+@node
 class NatElim:
     motive: Term
     zero_case: Term
@@ -96,18 +111,18 @@ class NatElim:
 # --- vectors -----------------------------------------------------------------------
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Vec:
     elem: Term
     length: Term
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Nil:
     elem: Term
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Cons:
     elem: Term
     length: Term
@@ -115,7 +130,7 @@ class Cons:
     tail: Term
 
 
-@dataclass(slots=True, eq=False)
+@node
 class VecElim:
     elem: Term
     motive: Term
@@ -128,23 +143,23 @@ class VecElim:
 # --- finite sets -------------------------------------------------------------------
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Fin:
     bound: Term
 
 
-@dataclass(slots=True, eq=False)
+@node
 class FZero:
     bound: Term
 
 
-@dataclass(slots=True, eq=False)
+@node
 class FSucc:
     bound: Term
     pred: Term
 
 
-@dataclass(slots=True, eq=False)
+@node
 class FinElim:
     motive: Term
     zero_case: Term
@@ -156,20 +171,20 @@ class FinElim:
 # --- propositional equality --------------------------------------------------------
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Eq:
     type: Term
     left: Term
     right: Term
 
 
-@dataclass(slots=True, eq=False)
+@node
 class Refl:
     type: Term
     point: Term
 
 
-@dataclass(slots=True, eq=False)
+@node
 class EqElim:
     type: Term
     motive: Term
@@ -234,3 +249,35 @@ def term_depth(term: Term) -> int:
         deepest = max(deepest, d)
         stack.extend((c, d + 1) for c in children(t))
     return deepest
+
+
+def compute_loose(term: Term) -> int:
+    """``loose`` of ``term`` from its children's (``-1`` if any child is unknown)."""
+    kind = type(term)
+    if kind is Bound:
+        return term.index + 1
+    if kind is Pi:
+        d, c = term.domain.loose, term.codomain.loose
+        return -1 if d < 0 or c < 0 else max(d, c - 1, 0)
+    if kind is Lam:
+        b = term.body.loose
+        return -1 if b < 0 else max(b - 1, 0)
+    result = 0
+    for child in children(term):
+        if child.loose < 0:
+            return -1
+        result = max(result, child.loose)
+    return result
+
+
+def annotate_loose(term: Term) -> Term:
+    """Fill in ``loose`` for every node of ``term`` (post-order, no recursion)."""
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        t, done = stack.pop()
+        if done:
+            t.loose = compute_loose(t)
+        elif t.loose < 0:
+            stack.append((t, True))
+            stack.extend((c, False) for c in children(t))
+    return term

@@ -66,6 +66,9 @@ class Checker:
         self.globals = globals_
         self.local_types: list[Value] = []
         self.local_names: list[str] = []
+        self._names_in_scope: set[str] = set()
+        self._last_suffix: dict[str, int] = {}
+        self._saved: list[tuple[str, int]] = []
 
     # -- judgements --------------------------------------------------------------------------
 
@@ -105,20 +108,28 @@ class Checker:
         """Enter a binder: returns the opened body and the new local variable."""
         level = len(self.local_types)
         self.local_types.append(domain)
-        self.local_names.append(self._local_name(name))
+        display_name = self._local_name(name)
+        self.local_names.append(display_name)
+        self._names_in_scope.add(display_name)
         variable = s.Free(Local(level))
         return open_binder(body, variable, self.cfg, self.ev.budget), vfree(Local(level))
 
     def close(self) -> None:
         self.local_types.pop()
-        self.local_names.pop()
+        self._names_in_scope.discard(self.local_names.pop())
+        base, previous = self._saved.pop()
+        self._last_suffix[base] = previous
 
     def _local_name(self, hint: str) -> str:
+        """A display name for a new local variable, distinct from those in scope."""
         base = hint if hint and hint != "_" else "x"
-        name, k = base, 0
-        while name in self.local_names or name in self.globals:
+        k = self._last_suffix.get(base, -1) + 1
+        name = base if k == 0 else f"{base}{k}"
+        while name in self._names_in_scope or name in self.globals:
             k += 1
             name = f"{base}{k}"
+        self._saved.append((base, self._last_suffix.get(base, -1)))
+        self._last_suffix[base] = k
         return name
 
     def _check_lam(self, term: s.Lam, expected: Value) -> None:
@@ -198,7 +209,7 @@ def _infer_free(c: Checker, t: s.Free) -> Value:
     if type(name) is Global:
         entry = c.globals.get(name.name)
         if entry is None:
-            raise ScopeError(f"unknown name '{name.name}'")
+            raise ScopeError(f"unknown name '{_clip(name.name)}'")
         return entry.type
     raise ScopeError(f"unexpected free variable {c.show(t)}")
 

@@ -1,0 +1,79 @@
+"""Command line: ``python -m lambdapy [repl|probe|diff] ...``.
+
+* ``python -m lambdapy [--mutations ID_04,ID_06]``: interactive REPL.
+* ``python -m lambdapy probe [--mutations ID_04,ID_06] FILE|-``: run one probe on a
+  fresh kernel and print its observation as JSON.
+* ``python -m lambdapy diff --a ID_04 --b none FILE|-``: run the probe on two fresh
+  kernels and print both observations and the diff as JSON.
+
+A mutation list is comma-separated IDs (``ID_04,ID_06``, ``4,6``) or ``none``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .kernel import Kernel
+from .mutations import KernelConfig
+from .observation import diff
+from .repl import run_repl
+
+
+def parse_mutations(text: str | None) -> KernelConfig:
+    if text is None or text.strip().lower() in ("", "none", "sound"):
+        return KernelConfig()
+    return KernelConfig.from_ids(part for part in text.split(",") if part.strip())
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lambdapy", description=__doc__.splitlines()[0])
+    parser.add_argument("--mutations", help="mutation IDs for the REPL kernel, e.g. ID_04,ID_06")
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("repl", help="interactive REPL (the default)")
+    probe = commands.add_parser("probe", help="run one probe and print its observation as JSON")
+    probe.add_argument("--mutations", dest="probe_mutations", help="e.g. ID_04,ID_06 (default: none)")
+    probe.add_argument("source", help="probe file, or - for standard input")
+    compare = commands.add_parser("diff", help="run one probe on two kernels and diff the observations")
+    compare.add_argument("--a", default="none", help="mutations of kernel A (default: none)")
+    compare.add_argument("--b", default="none", help="mutations of kernel B (default: none)")
+    compare.add_argument("source", help="probe file, or - for standard input")
+    args = parser.parse_args(argv)
+
+    try:
+        if args.command == "probe":
+            config = parse_mutations(args.probe_mutations or args.mutations)
+            observation = Kernel(config).probe(_read(args.source))
+            print(json.dumps(observation.to_json(), ensure_ascii=False))
+            return 0
+        if args.command == "diff":
+            source = _read(args.source)
+            config_a, config_b = parse_mutations(args.a), parse_mutations(args.b)
+            obs_a, obs_b = Kernel(config_a).probe(source), Kernel(config_b).probe(source)
+            report = {
+                "mutations_A": list(config_a.mutation_ids),
+                "mutations_B": list(config_b.mutation_ids),
+                "K_A": obs_a.to_json(),
+                "K_B": obs_b.to_json(),
+                "diff": diff(obs_a, obs_b),
+            }
+            print(json.dumps(report, ensure_ascii=False, indent=2))
+            return 0
+    except KeyError as error:
+        parser.error(str(error.args[0]) if error.args else "unknown mutation id")
+    except OSError as error:
+        parser.error(f"cannot read {error.filename}: {error.strerror}")
+    run_repl(Kernel(parse_mutations(args.mutations)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
