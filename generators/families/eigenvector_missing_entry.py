@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import re
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views
@@ -58,6 +59,7 @@ def eigen_residual(m: list[list[int]], v: list[int]) -> Fraction | None:
     return lam
 
 
+@cache
 def matrix_statement(n: int) -> str:
     idx = ", ".join(map(str, range(n)))
     comps = ", ".join(f"v[{c}]" for c in range(n))

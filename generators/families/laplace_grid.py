@@ -19,6 +19,7 @@ import re
 from fractions import Fraction
 from functools import cache
 from math import lcm
+from operator import mul
 from typing import Any
 
 from generators.base import Constraint, Family, Views, lin_text
@@ -133,6 +134,7 @@ def cell_by_marching(n: int, values: dict[tuple[int, int], int], cell: tuple[int
     return Fraction(sum(c * x for c, x in zip(f[:m], dets, strict=True)) + f[m] * d, d)
 
 
+@cache
 def grid_statement(n: int) -> str:
     last = n - 1
     return (
@@ -236,19 +238,25 @@ class LaplaceGrid(Family):
         cells = cell_names(n)[2]
         loads, free = [], []
         for e, nbs in enumerate(boundary_neighbours(n)):
-            loads.append(sum(known[b] for b in nbs if b in known))
-            free.extend((b, e) for b in nbs if b not in known)
+            load = 0
+            for b in nbs:
+                if b in known:
+                    load += known[b]
+                else:
+                    free.append(e)
+            loads.append(load)
         value = None
         for k, cell in enumerate(cells):
-            if any(g[k][e] for _, e in free):
+            row = g[k]
+            if free and any(row[e] for e in free):
                 continue
-            total = sum(x * y for x, y in zip(g[k], loads, strict=True))
+            total = sum(map(mul, row, loads))
             if total % scale:
                 raise Inconsistent(f"{cell} = {Fraction(total, scale)} is not an integer")
             if cell == tv:
                 value = total // scale
         if value is None:
-            raise NotUnique(f"{tv} depends on {', '.join(sorted({b for b, _ in free}))}, not given")
+            raise NotUnique(f"{tv} depends on a boundary value that is not given")
         return value
 
     @staticmethod

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import re
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views
@@ -39,6 +40,7 @@ def coeff_slot(i: int, j: int) -> str:
     return f"A[{i}][{j}]"
 
 
+@cache
 def system_statement(n: int) -> str:
     xs = ", ".join(f"x{j}" for j in range(n))
     eq = " + ".join(f"A[i][{j}]·x{j}" for j in range(n))

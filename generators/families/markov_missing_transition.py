@@ -71,6 +71,12 @@ def stationary_scaled(q: list[list[int]], dens: list[int]) -> list[Fraction]:
     return [Fraction(w, total) for w in weights]
 
 
+def stationary_one(q: list[list[int]], dens: list[int], s: int) -> Fraction:
+    """pi_s alone (see ``stationary_weights``)."""
+    weights = stationary_weights(q, dens)
+    return Fraction(weights[s], sum(weights))
+
+
 def stationary_by_elimination(p: list[list[Fraction]]) -> list[Fraction]:
     """A third route, for tests: solve pi (P - I) = 0 with sum(pi) = 1 by ``Fraction`` Gauss-Jordan."""
     n = len(p)
@@ -125,6 +131,7 @@ def stationary_by_trees(parts: list[list[int]]) -> list[Fraction]:
     return [Fraction(w, whole) for w in weights]
 
 
+@cache
 def chain_statement(n: int) -> str:
     states = range(n)
     row_sum = " + ".join(f"P(i->{j})" for j in states)
@@ -240,7 +247,7 @@ class MarkovMissingTransition(Family):
             if not (0 <= i < n and 0 <= j < n):
                 raise Inconsistent(f"P({i}->{j}) is not a transition of the chain")
             num, den = c["num"], c["denom"]
-            if any(isinstance(x, bool) or not isinstance(x, int) for x in (num, den)) or den <= 0:
+            if type(num) is not int or type(den) is not int or den <= 0:
                 raise Inconsistent(f"P({i}->{j}) is not a fraction")
             if not 0 < num < den:
                 raise Inconsistent(f"P({i}->{j}) = {num}/{den} is not strictly between 0 and 1")
@@ -272,7 +279,7 @@ class MarkovMissingTransition(Family):
             q.append(qi)
             dens.append(d)
         if not open_rows:
-            return stationary_scaled(q, dens)[s]  # type: ignore[arg-type]
+            return stationary_one(q, dens, s)  # type: ignore[arg-type]
         if len(open_rows) > 1 or len(open_rows[0][1]) > 2:
             raise NotUnique("more than one transition probability is free")
         (i, (c1, c2), room) = open_rows[0]
@@ -282,7 +289,7 @@ class MarkovMissingTransition(Family):
         values = []
         for first in (room, 2 * room):
             q[i][c1], q[i][c2] = first, 3 * room - first
-            values.append(stationary_scaled(q, dens)[s])  # type: ignore[arg-type]
+            values.append(stationary_one(q, dens, s))  # type: ignore[arg-type]
         if values[0] != values[1]:
             raise NotUnique(f"pi_{s} depends on P({i}->{c1}), which is not given")
         return values[0]
