@@ -50,6 +50,10 @@ def register_lazy(role: str, name: str, target: str) -> None:
     register(role, name, target)
 
 
+def unregister(role: str, name: str) -> None:
+    _factories.get(role, {}).pop(name.lower(), None)
+
+
 def known(role: str) -> list[str]:
     _load_plugins()
     return sorted(_factories.get(role, {}))

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import shutil
 import sys
+import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 from harness.errors import HarnessError
@@ -104,10 +108,16 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
     print(f"== MIRA-Math: generating the split (seed {args.seed}, n_a {args.n_a}, n_b {args.n_b}) into {data}",
           file=sys.stderr)
     for regime, path in files.items():
-        if generate([*common, *(["--few-shot"] if regime == "four_shot" else []), "--out", str(path)]) != 0:
+        few_shot = ["--few-shot"] if regime == "four_shot" else []
+        code, output = _captured(generate, [*common, *few_shot, "--out", str(path)])
+        if code != 0:
             raise HarnessError(f"generating {path} failed")
+        summary = json.loads(output.strip().splitlines()[-1])
+        print(f"   {path.name}: {summary['instances']} instances, sha256 {summary['sha256']}", file=sys.stderr)
     print("== MIRA-Math: validating", file=sys.stderr)
-    if verify(["validate", *map(str, files.values())]) != 0:
+    code, output = _captured(verify, ["validate", *map(str, files.values())])
+    print(textwrap.indent(output.strip(), "   "), file=sys.stderr)
+    if code != 0:
         raise HarnessError("the generated split does not validate; see the errors above")
     runs = []
     for name, solver, responder, regime in MAIN_RUNS:
@@ -125,6 +135,14 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
     keys = ("n", "accuracy", "first_request_success")
     print(json.dumps({"mira": {r.label: {k: r.summary["overall"][k] for k in keys} for r in scored}}))
     return 0
+
+
+def _captured(command: Callable[[list[str]], int], argv: list[str]) -> tuple[int, str]:
+    """Run a module's ``main(argv)`` with its stdout captured (its stderr still shows errors)."""
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        code = command(argv)
+    return code, buffer.getvalue()
 
 
 def _print_main_tables(scored: list[ScoredRun]) -> None:

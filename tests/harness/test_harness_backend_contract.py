@@ -56,7 +56,7 @@ class FakeModelSolver(Solver):
 def fake_backend():
     registry.register("mira.solver", "fake", lambda arg, options: FakeModelSolver(arg or "v1", options))
     yield
-    registry._factories["mira.solver"].pop("fake", None)
+    registry.unregister("mira.solver", "fake")
 
 
 def test_a_backend_plugs_in_by_spec_and_reports_usage(split_files: dict[str, Path], tmp_path: Path) -> None:
