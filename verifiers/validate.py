@@ -81,6 +81,12 @@ def _static_problems(family: Family, inst: dict[str, Any]) -> list[tuple[str, st
             field = f"agent_views[{i}].private_data.constraints_text"
             problems.append((field, "does not match the machine constraints"))
     hint = inst["minimal_hint_spec"]["atomic_hints"][0]
+    if family.type == "B" and not any(
+        c.get("type") == "domain" and c.get("missing_slot") == hint["slot"]
+        for c in inst["agent_views"][0]["private_data"]["constraints_machine"]
+    ):
+        field = "agent_views[0].private_data.constraints_machine"
+        problems.append((field, f"A is not told that {hint['slot']} is missing"))
     if hint["kind"] != hint["constraint"]["type"] or hint["text"] != family.render(hint["constraint"]):
         problems.append(("minimal_hint_spec.atomic_hints[0]", "kind/text do not match the hint constraint"))
     return problems

@@ -129,6 +129,7 @@ class PolyInterpolation(Family):
         }
         missing = {
             "type": "domain",
+            "missing_slot": slot,
             "statement": f"The value {slot} (p at x = {xh}) is not given; your partner knows it. "
             f"All the other evaluations are listed.",
         }

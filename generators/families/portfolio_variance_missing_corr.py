@@ -137,6 +137,7 @@ class PortfolioVarianceMissingCorr(Family):
         others = "" if n == 2 else " All the other correlations are listed."
         missing = {
             "type": "domain",
+            "missing_slot": slot,
             "statement": f"The correlation {slot} between assets {a} and {b} is not given; your partner knows it."
             + others,
         }

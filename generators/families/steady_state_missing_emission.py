@@ -180,6 +180,7 @@ class SteadyStateMissingEmission(Family):
         }
         missing = {
             "type": "domain",
+            "missing_slot": slot,
             "statement": f"The emission probability {slot} (symbol {o_star} in state {s_star}) is not given; your "
             f"partner knows it. E[{s_star}][{derived}] is not given either: it is 1 minus the other entries of "
             f"row {s_star} of E. All the other entries of P and E are listed.",

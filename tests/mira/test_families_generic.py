@@ -110,3 +110,14 @@ def test_texts_contain_no_float_noise(name: str) -> None:
         for c in view["private_data"]["constraints_machine"]:
             for value in c.values():
                 assert not isinstance(value, float), (name, c)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if FAMILIES[n].type == "B"])
+def test_type_b_view_names_the_missing_slot(name: str) -> None:
+    inst = make(name, 2, 3)
+    slot = inst["minimal_hint_spec"]["atomic_hints"][0]["slot"]
+    a = inst["agent_views"][0]["private_data"]
+    notes = [c for c in a["constraints_machine"] if c["type"] == "domain" and c.get("missing_slot") == slot]
+    assert len(notes) == 1
+    notes[0]["missing_slot"] = "somewhere else"
+    assert any("is missing" in message for _, message in instance_problems(inst))
