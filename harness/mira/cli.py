@@ -19,6 +19,7 @@ from harness.mira.run import MiraRunConfig, run_mira
 from harness.mira.score import render_text, score_run, score_runs
 from harness.plugins import Benchmark
 from harness.registry import parse_options
+from harness.rundir import RunDir, sha256_file
 
 DEFAULT_SEED = 1234
 
@@ -69,9 +70,9 @@ def config_from_args(args: argparse.Namespace) -> MiraRunConfig:
 def run(args: argparse.Namespace) -> int:
     result = run_mira(config_from_args(args))
     if not args.quiet:
-        status = "ran" if result.ran else "already complete;"
-        print(f"{result.run_dir.path}: {status} {result.ran or ''} instance(s); "
-              f"{result.metrics['overall']['n']} in the transcript", file=sys.stderr)
+        n = result.metrics["overall"]["n"]
+        status = f"ran {result.ran} instance(s)" if result.ran else "already complete"
+        print(f"{result.run_dir.path}: {status}; {n} in the transcript", file=sys.stderr)
         scored = score_run(result.run_dir.path, figures=False, write=False)
         print(render_text(run_tables(scored)[:2]))
     return 0
@@ -124,6 +125,7 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
         run_path = out / name
         if getattr(args, "fresh", False) and run_path.exists():
             shutil.rmtree(run_path)
+        _set_aside_if_stale(run_path, files[regime])
         cfg = MiraRunConfig(dataset=str(files[regime]), out=str(run_path), solver=solver, responder=responder,
                             regime=regime, dataset_seed=args.seed, progress=None,
                             label=f"{solver}/{responder} {'ZS' if regime == 'zero_shot' else '4S'}")
@@ -135,6 +137,19 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
     keys = ("n", "accuracy", "first_request_success")
     print(json.dumps({"mira": {r.label: {k: r.summary["overall"][k] for k in keys} for r in scored}}))
     return 0
+
+
+def _set_aside_if_stale(run_path: Path, dataset: Path) -> None:
+    """An earlier run of the main job on data that differ from the regenerated file is renamed, not lost."""
+    info = RunDir(run_path).load_info()
+    if info is None or info.get("config", {}).get("dataset_sha256") == sha256_file(dataset):
+        return
+    n = 1
+    while run_path.with_name(f"{run_path.name}.stale-{n}").exists():
+        n += 1
+    target = run_path.with_name(f"{run_path.name}.stale-{n}")
+    run_path.rename(target)
+    print(f"   {run_path.name} was run on other data (the generators changed?); kept as {target.name}", file=sys.stderr)
 
 
 def _captured(command: Callable[[list[str]], int], argv: list[str]) -> tuple[int, str]:

@@ -26,8 +26,9 @@ def test_main_job_regenerates_validates_runs_and_prints_tables(tmp_path: Path, c
     transcripts = (out / "mira_oracle_rule_zs" / "transcripts.jsonl").read_bytes()
     assert main(["main", "--out", str(out), "--n-a", "1", "--n-b", "1", "--no-figures"]) == 0  # resumes: no-op
     assert (out / "mira_oracle_rule_zs" / "transcripts.jsonl").read_bytes() == transcripts
-    assert main(["main", "--out", str(out), "--n-a", "1", "--n-b", "2", "--no-figures"]) == 2  # other data
-    assert "add --fresh" in capsys.readouterr().err
+    assert main(["main", "--out", str(out), "--n-a", "1", "--n-b", "2", "--no-figures"]) == 0  # other data
+    assert "kept as mira_oracle_rule_zs.stale-1" in capsys.readouterr().err
+    assert (out / "mira_oracle_rule_zs.stale-1" / "transcripts.jsonl").read_bytes() == transcripts
 
 
 def test_score_command_compares_runs(split_files: dict[str, Path], tmp_path: Path, capsys) -> None:
