@@ -14,19 +14,20 @@ from harness.text import normalize
 from verifiers.answers import AnswerParseError, answers_equal, decode_answer, parse_answer
 
 
-def _audit_form(text: str) -> str:
+def audit_form(text: str) -> str:
+    """``normalize`` without surrounding quotes and trailing punctuation: how quoted constraints compare."""
     return normalize(text).strip(" .;:'\"")
 
 
 def offer_is_canonical(
     constraint_quoted: str | None, hint: str | None, canonical_text: str, other_b_texts: list[str]
 ) -> bool:
-    canonical = _audit_form(canonical_text)
-    others = [_audit_form(t) for t in other_b_texts if _audit_form(t) != canonical]
+    canonical = audit_form(canonical_text)
+    others = [audit_form(t) for t in other_b_texts if audit_form(t) != canonical]
     for candidate in (constraint_quoted, hint):
         if not candidate:
             continue
-        form = _audit_form(candidate)
+        form = audit_form(candidate)
         if form == canonical:
             return True
         if canonical and canonical in form and not any(o and o in form for o in others):

@@ -20,8 +20,8 @@ from generators.errors import Inconsistent, NotUnique
 from generators.families import get_family
 from harness.errors import HarnessError
 from harness.mira.agents.common import SimulatedLatency, reject_unknown_options, typed_zero
+from harness.mira.audit import audit_form
 from harness.mira.types import Solver, SolverAction, SolverTurn
-from harness.text import normalize
 from verifiers.answers import encode_answer
 
 
@@ -71,8 +71,9 @@ def _offered_texts(turn: SolverTurn) -> list[str]:
 def _solve_with(instance: dict[str, Any], turn: SolverTurn, texts: list[str]) -> dict[str, Any] | None:
     family = get_family(turn.family)
     b_view = next(v["private_data"] for v in instance["agent_views"] if v["agent_id"] == "B")
-    by_text = {normalize(t): c for t, c in zip(b_view["constraints_text"], b_view["constraints_machine"], strict=False)}
-    extra = [by_text[normalize(t)] for t in texts if normalize(t) in by_text]
+    pairs = zip(b_view["constraints_text"], b_view["constraints_machine"], strict=False)
+    by_text = {audit_form(text): constraint for text, constraint in pairs}
+    extra = [by_text[audit_form(t)] for t in texts if audit_form(t) in by_text]
     if not extra:
         return None
     try:
