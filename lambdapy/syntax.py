@@ -26,11 +26,13 @@ from .names import Name
 def node(cls: type) -> type:
     """Declare a term node: a slotted dataclass with identity equality and a ``loose`` slot.
 
-    ``loose`` bounds the de Bruijn indices that occur free in the node: every
-    ``Bound(i)`` inside refers to a binder outside the node only if ``i`` minus
-    the binders crossed is below ``loose``; ``-1`` means unknown.  The elaborator
-    fills it in (``annotate_loose``) so that substitution can skip closed
-    sub-terms; it is not part of the term's meaning.
+    ``loose`` is one more than the largest de Bruijn index occurring anywhere
+    inside the node, counted without adjusting for the binders crossed (0 if
+    there is none, -1 if unknown).  If ``loose <= k`` no substitution for an
+    index ``>= k`` can touch the node, whether or not the substitution shifts its
+    target under binders (so the shortcut is valid for mutation ID_02 as well).
+    The elaborator fills it in (``annotate_loose``); it is not part of the
+    term's meaning.
     """
     cls.__annotations__["loose"] = "int"
     cls.loose = field(default=-1, repr=False)
@@ -253,15 +255,8 @@ def term_depth(term: Term) -> int:
 
 def compute_loose(term: Term) -> int:
     """``loose`` of ``term`` from its children's (``-1`` if any child is unknown)."""
-    kind = type(term)
-    if kind is Bound:
+    if type(term) is Bound:
         return term.index + 1
-    if kind is Pi:
-        d, c = term.domain.loose, term.codomain.loose
-        return -1 if d < 0 or c < 0 else max(d, c - 1, 0)
-    if kind is Lam:
-        b = term.body.loose
-        return -1 if b < 0 else max(b - 1, 0)
     result = 0
     for child in children(term):
         if child.loose < 0:
