@@ -20,7 +20,7 @@ from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, by_type, lin_text, one
 from generators.errors import Inconsistent, NotUnique
-from generators.families.linear_system_separator import with_statement
+from generators.intlinalg import with_statement
 
 PAIRS = ((3, 4), (4, 3), (5, 12), (12, 5))
 OFFSETS = tuple((sx * dx, sy * dy) for dx, dy in PAIRS for sx in (1, -1) for sy in (1, -1))

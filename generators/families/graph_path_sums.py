@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views
-from generators.families.linear_system_separator import admissible, integer_points, solve_box, with_statement
+from generators.intlinalg import admissible, integer_points, solve_box, with_statement
 
 EDGES = ("e01", "e12", "e20")
 # path sum name -> (edges, the vertex the two edges share)

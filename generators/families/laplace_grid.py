@@ -24,7 +24,7 @@ from typing import Any
 
 from generators.base import Constraint, Family, Views, lin_text
 from generators.errors import Inconsistent, NotUnique
-from generators.families._fraction_free import coordinate, det, rref
+from generators.intlinalg import coordinate, det, rref
 from generators.linalg import solve_unique
 
 SCALE = {4: 24, 5: 224}

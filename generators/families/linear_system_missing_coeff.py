@@ -24,7 +24,7 @@ from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views
 from generators.errors import Inconsistent, NotUnique
-from generators.families._fraction_free import det, minor, solve_square
+from generators.intlinalg import det, minor, solve_square
 
 MAX_DENOMINATOR = 300
 RHS_BOUND = 8

@@ -3,150 +3,18 @@
 The solver is honest about the domain A is told (integers in [-(5+d), 5+d]): A's view alone is a line of
 rational solutions, and the integer points of that line inside the box are enumerated; an instance whose
 box holds only one of them (integrality and range would pin the answer) is rejected.
-
-``lin_eqs`` / ``integer_points`` / ``solve_box`` are also used by graph_path_sums and moment_problem.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 from fractions import Fraction
-from math import gcd
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, by_type, lin_text
-from generators.errors import Inconsistent, NotUnique
+from generators.base import Constraint, Family, Reject, Views, lin_text
+from generators.intlinalg import admissible, integer_points, solve_box, with_statement
 
 VARS = ("a", "b", "c")
-
-
-# ------------------------------------------------------------------ shared helpers (lin_eq systems in a box)
-def lin_eqs(constraints: list[Constraint], variables: tuple[str, ...]) -> tuple[list[list[int]], list[int]]:
-    """Rows and right-hand sides of the distinct ``lin_eq`` / ``value`` constraints over ``variables``."""
-    rows: list[list[int]] = []
-    rhs: list[int] = []
-    seen: list[tuple[tuple[int, ...], int]] = []
-    for c in constraints:
-        if c["type"] == "lin_eq":
-            if set(c["coeffs"]) - set(variables):
-                raise Inconsistent(f"equation over unknown variables {sorted(set(c['coeffs']) - set(variables))}")
-            row = tuple(int(c["coeffs"].get(v, 0)) for v in variables)
-            value = int(c["rhs"])
-        elif c["type"] == "value" and c["var"] in variables:
-            row = tuple(int(v == c["var"]) for v in variables)
-            value = int(c["value"])
-        else:
-            continue
-        if (row, value) not in seen:
-            seen.append((row, value))
-            rows.append(list(row))
-            rhs.append(value)
-    return rows, rhs
-
-
-def int_echelon(rows: list[list[int]], rhs: list[int]) -> tuple[list[list[int]], list[int]]:
-    """Fraction-free reduced echelon form of the augmented integer system, and its pivot columns.
-
-    Each pivot row i reads ``m[i][p_i] * x_{p_i} + sum over free f of m[i][f] * x_f = m[i][n]`` (every other
-    pivot column is 0 in it); a pivot in column n (the right-hand side) means the system is inconsistent.
-    """
-    m = [[*row, b] for row, b in zip(rows, rhs, strict=True)]
-    if not m:
-        return m, []
-    width = len(m[0])
-    pivots: list[int] = []
-    r = 0
-    for c in range(width):
-        pivot = next((i for i in range(r, len(m)) if m[i][c] != 0), None)
-        if pivot is None:
-            continue
-        m[r], m[pivot] = m[pivot], m[r]
-        head = m[r][c]
-        for i in range(len(m)):
-            if i != r and (k := m[i][c]) != 0:
-                row = [a * head - b * k for a, b in zip(m[i], m[r], strict=True)]
-                g = gcd(*row)
-                m[i] = [a // g for a in row] if g > 1 else row
-        pivots.append(c)
-        r += 1
-        if r == len(m):
-            break
-    return m[:r], pivots
-
-
-def integer_points(
-    rows: list[list[int]], rhs: list[int], n: int, lower: int, upper: int, limit: int | None = None
-) -> list[tuple[int, ...]]:
-    """Integer solutions of ``rows · x = rhs`` with every coordinate in [lower, upper], in lexicographic order
-    of the free coordinates (at most ``limit`` of them)."""
-    m, pivots = int_echelon(rows, rhs)
-    if n in pivots:
-        return []  # inconsistent
-    free = [j for j in range(n) if j not in pivots]
-    found: list[tuple[int, ...]] = []
-    span = range(lower, upper + 1)
-    for values in itertools.product(span, repeat=len(free)):
-        x = [0] * n
-        for j, v in zip(free, values, strict=True):
-            x[j] = v
-        for row, p in zip(m, pivots, strict=True):
-            num = row[n] - sum(row[j] * x[j] for j in free)
-            if num % row[p] != 0:
-                break
-            xp = num // row[p]
-            if not lower <= xp <= upper:
-                break
-            x[p] = xp
-        else:
-            found.append(tuple(x))
-            if limit is not None and len(found) >= limit:
-                break
-    return found
-
-
-def with_statement(domain: Constraint, text) -> Constraint:
-    """The domain constraint with its ``statement`` rendered from its machine fields (so they cannot drift)."""
-    return {"type": "domain", "statement": text(domain), **{k: v for k, v in domain.items() if k != "type"}}
-
-
-def box_domain(constraints: list[Constraint]) -> tuple[int, int] | None:
-    """(lower, upper) from the domain constraint A is told, or None when no such constraint is present."""
-    for c in by_type(constraints, "domain"):
-        if c.get("integer") and "lower" in c and "upper" in c:
-            return int(c["lower"]), int(c["upper"])
-    return None
-
-
-def solve_box(constraints: list[Constraint], variables: tuple[str, ...]) -> tuple[int, ...] | tuple[Fraction, ...]:
-    """The unique solution of the linear constraints within the stated integer box (or over Q without one)."""
-    rows, rhs = lin_eqs(constraints, variables)
-    n = len(variables)
-    box = box_domain(constraints)
-    if box is None:
-        if not rows:
-            raise NotUnique("no equations")
-        m, pivots = int_echelon(rows, rhs)
-        if n in pivots:
-            raise Inconsistent("linear system has no solution")
-        if len(pivots) < n:
-            raise NotUnique(f"linear system has {n - len(pivots)} free direction(s)")
-        return tuple(Fraction(m[i][n], m[i][i]) for i in range(n))
-    points = integer_points(rows, rhs, n, *box, limit=2)
-    if not points:
-        raise Inconsistent(f"no integer solution with every unknown in [{box[0]}, {box[1]}]")
-    if len(points) > 1:
-        raise NotUnique(f"several integer solutions in [{box[0]}, {box[1]}], e.g. {points[0]} and {points[1]}")
-    return points[0]
-
-
-def admissible(view: list[Constraint], variables: tuple[str, ...], limit: int = 64) -> list[tuple[int, ...]]:
-    """The integer points A's view allows (within its stated box), for witnesses."""
-    box = box_domain(view)
-    if box is None:
-        return []
-    rows, rhs = lin_eqs(view, variables)
-    return integer_points(rows, rhs, len(variables), *box, limit=limit)
 
 
 # ------------------------------------------------------------------ the family

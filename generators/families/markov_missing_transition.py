@@ -26,7 +26,7 @@ from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, frac, frac_fields, frac_json
 from generators.errors import Inconsistent, NotUnique
-from generators.families._fraction_free import det, minor
+from generators.intlinalg import det, minor
 from generators.linalg import solve_unique
 
 MAX_DENOMINATOR = 200

@@ -14,7 +14,7 @@ from typing import Any
 
 from generators.base import Constraint, Family, Views, by_type
 from generators.errors import Inconsistent, NotUnique
-from generators.families.linear_system_separator import with_statement
+from generators.intlinalg import with_statement
 
 CELLS = ((0, 0), (0, 1), (1, 0), (1, 1))
 

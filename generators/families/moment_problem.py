@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, lin_text
-from generators.families.linear_system_separator import admissible, integer_points, solve_box, with_statement
+from generators.intlinalg import admissible, integer_points, solve_box, with_statement
 
 VARS = ("q0", "q1", "q2")
 # moment slot -> (coefficients k**j for k in the support {0, 1, 2}, label)

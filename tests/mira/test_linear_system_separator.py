@@ -10,8 +10,9 @@ import pytest
 from generators.base import Reject
 from generators.checks import CheckFailed, check_views
 from generators.errors import Inconsistent, NotUnique
-from generators.families.linear_system_separator import FAMILY, VARS, integer_points
+from generators.families.linear_system_separator import FAMILY, VARS
 from generators.instances import build_instance
+from generators.intlinalg import integer_points
 from verifiers.validate import instance_problems
 
 
