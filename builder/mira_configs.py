@@ -23,6 +23,7 @@ MIRA_SHAPE: dict[str, Any] = {
     "difficulty": "int32",
     "requested_difficulty": "int32",
     "seed": "int64",
+    "dataset_seed": "int64",
     "generator_version": "string",
     "n_agents": "int32",
     "answer_type": "string",

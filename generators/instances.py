@@ -93,6 +93,7 @@ def build_instance(
         "difficulty": difficulty,
         "requested_difficulty": requested_difficulty,
         "seed": seed,
+        "dataset_seed": dataset_seed,
         "generator_version": GENERATOR_VERSION,
         "n_agents": 2,
         "answer_type": family.answer_type,

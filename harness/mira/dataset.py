@@ -33,6 +33,10 @@ class Dataset:
     def generator_versions(self) -> list[str]:
         return sorted({str(inst.get("generator_version", "unknown")) for inst in self.instances})
 
+    def dataset_seeds(self) -> list[int]:
+        """The split seeds recorded in the instances (one for a generated split)."""
+        return sorted({inst["dataset_seed"] for inst in self.instances if isinstance(inst.get("dataset_seed"), int)})
+
     def seed_digest(self) -> str:
         """sha256 over the per-instance seeds, in file order (the run's seed set)."""
         seeds = ",".join(str(inst.get("seed")) for inst in self.instances)

@@ -194,7 +194,8 @@ def start_info(
         dataset={"path": dataset.path, "sha256": dataset.sha256, "instances": len(dataset.instances),
                  "generator_versions": dataset.generator_versions(), "has_few_shot": dataset.has_few_shot},
         generator_version=",".join(dataset.generator_versions()),
-        seed_set={"dataset_seed": cfg.dataset_seed, "instance_seeds_sha256": dataset.seed_digest(),
+        seed_set={"dataset_seed": _single(dataset.dataset_seeds()) if cfg.dataset_seed is None else cfg.dataset_seed,
+                  "instance_seeds_sha256": dataset.seed_digest(),
                   "inference_seed": INFERENCE_SEED},
         agents={"solver": solver.describe(), "responder": responder.describe() if responder else None},
         decoding={"solver": solver.describe().get("decoding"),
@@ -260,3 +261,7 @@ def _total_calls(sessions: list[dict[str, Any]]) -> dict[str, Any]:
             acc["items"] += stats.get("items", 0)
             acc["max_batch"] = max(acc["max_batch"], stats.get("max_batch", 0))
     return total
+
+
+def _single(values: list[int]) -> int | None:
+    return values[0] if len(values) == 1 else None
