@@ -1,0 +1,99 @@
+"""Hostile probes end quickly, with a clean rejection, and leave the state unchanged."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from lambdapy import Kernel, KernelConfig, Limits, run_fresh
+
+DOUBLE = "let double = (\\n -> NatElim (\\_ -> Nat) Zero (\\k r -> Succ (Succ r)) n) : Nat -> Nat"
+TEN = "let ten = " + "Succ (" * 9 + "Succ Zero" + ")" * 9
+# a probe without the size limit in the way, to reach the deeper limits
+UNSIZED = Limits(max_probe_chars=2_000_000)
+
+HOSTILE = {
+    "one megabyte": ("eval " + "x" * 1_000_000, Limits()),
+    "one megabyte, size limit lifted": ("eval Zero" + " " * 1_000_000, UNSIZED),
+    "nesting 10000": ("eval " + "(" * 10_000 + "Zero" + ")" * 10_000, UNSIZED),
+    "succ chain 5000": ("eval " + "Succ (" * 5_000 + "Zero" + ")" * 5_000, UNSIZED),
+    "arrow chain 10000": ("eval " + "Nat -> " * 10_000 + "Nat", UNSIZED),
+    "lambda chain 10000": ("eval " + "\\x -> " * 10_000 + "x", UNSIZED),
+    "application spine 10000": ("assume f : Nat -> Nat\neval f" + " Zero" * 10_000, UNSIZED),
+    "runaway NatElim": ("\n".join([DOUBLE, TEN, "eval " + "double (" * 40 + "ten" + ")" * 40]), Limits()),
+    "ten thousand lines": ("assume A : Type\n" * 10_000 + "eval A", UNSIZED),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_probe_ends_within_a_second(name: str) -> None:
+    source, limits = HOSTILE[name]
+    start = time.perf_counter()
+    observation = Kernel(limits=limits).probe(source)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 1.0, f"{name}: {elapsed:.2f} s"
+    assert observation.sigma in ("accept", "reject")
+    if observation.epsilon is not None:
+        assert observation.epsilon[0] in ("resource_limit", "scope_error")
+
+
+def test_size_limit() -> None:
+    observation = run_fresh(KernelConfig(), "eval " + "x" * 1_000_000)
+    assert observation.epsilon == ("resource_limit", "probe too large (1000005 characters, limit 20000)")
+
+
+def test_deep_nesting_is_rejected_by_the_depth_limit() -> None:
+    observation = Kernel(limits=UNSIZED).probe(HOSTILE["nesting 10000"][0])
+    assert observation.epsilon == ("resource_limit", "term nesting too deep (limit 1000 levels)")
+
+
+def test_long_literal_succ_chain_is_rejected_by_a_limit_but_a_computed_one_works() -> None:
+    literal = run_fresh(KernelConfig(), HOSTILE["succ chain 5000"][0])
+    assert literal.epsilon is not None and literal.epsilon[0] == "resource_limit"
+    computed = run_fresh(KernelConfig(), "\n".join([DOUBLE, TEN, "eval " + "double (" * 9 + "ten" + ")" * 9]))
+    assert computed.result is not None and computed.result.count("Succ") == 5120
+
+
+def test_moderate_nesting_works() -> None:
+    observation = run_fresh(KernelConfig(), "eval " + "Succ (" * 500 + "Zero" + ")" * 500)
+    assert observation.result is not None and observation.result.count("Succ") == 500
+
+
+def test_step_limit_is_deterministic_and_rolls_back() -> None:
+    kernel = Kernel()
+    kernel.probe("assume A : Type\neval A")
+    runaway = "\n".join([DOUBLE, TEN, "assume B : Type", "eval " + "double (" * 40 + "ten" + ")" * 40])
+    first = kernel.probe(runaway)
+    assert first.epsilon == ("resource_limit", "step limit exceeded (200000 steps)")
+    assert kernel.list_context() == "assume A : Type"  # DOUBLE, TEN and B rolled back
+    assert kernel.probe(runaway) == first
+
+
+def test_non_termination_in_a_mutated_kernel_hits_the_depth_limit() -> None:
+    # ID_07 accepts every type comparison, so self-application type-checks
+    omega = "let w = (\\x -> (x : Nat -> Nat) x) : Nat -> Nat\neval w (w : Nat)"
+    assert run_fresh(KernelConfig(), omega).epsilon is not None
+    start = time.perf_counter()
+    observation = run_fresh(KernelConfig.from_ids(["ID_07"]), omega)
+    assert time.perf_counter() - start < 1.0
+    assert observation.epsilon == ("resource_limit", "nesting depth limit exceeded (2000 levels)")
+
+
+def test_huge_shared_values_are_bounded() -> None:
+    # the type r -> r shares r twice, so its normal form doubles at every step
+    probe = "eval NatElim (\\_ -> Type) Nat (\\k r -> r -> r) ({n})"
+    small = run_fresh(KernelConfig(), probe.format(n="Succ (Succ Zero)"))
+    assert small.result == "(Nat -> Nat) -> Nat -> Nat : Type"
+    start = time.perf_counter()
+    huge = run_fresh(KernelConfig(), "\n".join([DOUBLE, TEN, probe.format(n="double ten")]))
+    assert time.perf_counter() - start < 1.0
+    assert huge.epsilon == ("resource_limit", "step limit exceeded (200000 steps)")
+
+
+def test_small_limits_are_honoured() -> None:
+    limits = Limits(max_steps=50)
+    observation = Kernel(limits=limits).probe("\n".join([DOUBLE, TEN, "eval double ten"]))
+    assert observation.epsilon == ("resource_limit", "step limit exceeded (50 steps)")
+    observation = Kernel(limits=Limits(max_result_chars=10)).probe("eval Succ (Succ (Succ Zero))")
+    assert observation.epsilon == ("resource_limit", "result too large (10 characters)")
