@@ -1,4 +1,8 @@
-"""``python -m verifiers validate FILE [FILE ...]``: exit 0 only if every instance passes."""
+"""``python -m verifiers validate FILE [FILE ...]``: exit 0 only if every instance passes.
+
+``python -m verifiers import-reference FILE.jsonl [--out OURS.jsonl]``: import the authors' release
+(``verifiers/reference_import.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import argparse
 import json
 import sys
 
+from verifiers import reference_import
 from verifiers.validate import validate_file
 
 
@@ -16,7 +21,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("files", nargs="+")
     p.add_argument("--max-errors", type=int, default=50, help="stop printing after this many (all are counted)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    reference_import.add_parser(sub)
     args = parser.parse_args(argv)
+    if args.command == "import-reference":
+        return reference_import.run(args)
     total_errors = 0
     for path in args.files:
         try:
