@@ -85,11 +85,25 @@ LIBRARY: dict[str, str] = {
     "unannotated_head": "eval ((\\x -> x) Zero) : Nat",
     "neutral_application": "assume f : Nat -> Nat\neval f Zero",
     "const_two_binders": SIGNATURE_PROBES["ID_06"],
+    "second_of_two_binders": "assume A : Type\nassume x y : A\neval (((\\u -> \\v -> v) : A -> A -> A) x) y",
     "three_binders": SIGNATURE_PROBES["ID_04"],
+    "last_of_three_binders": (
+        "assume A : Type\nassume x y z : A\neval (((\\a -> \\b -> \\c -> c) : A -> A -> A -> A) x y z)"
+    ),
     "nested_lambda_quoted": SIGNATURE_PROBES["ID_02"],
     "application_arguments": SIGNATURE_PROBES["ID_01"],
+    "application_arguments_local": (
+        "eval ((\\P p -> (p : P (Succ Zero))) : forall (P : Nat -> Type) . P Zero -> P (Succ Zero))"
+    ),
     "bound_indices": SIGNATURE_PROBES["ID_03"],
+    "bound_indices_lambda": (
+        "assume P : (Nat -> Nat -> Nat) -> Type\nassume p : P ((\\x y -> x) : Nat -> Nat -> Nat)\n"
+        "eval p : P ((\\x y -> y) : Nat -> Nat -> Nat)"
+    ),
     "free_heads": SIGNATURE_PROBES["ID_10"],
+    "free_heads_local": (
+        "eval ((\\x y v -> (v : Vec Nat y)) : forall (x : Nat) (y : Nat) . Vec Nat x -> Vec Nat y)"
+    ),
     "plus_2_3": with_prelude("plus", body=f"eval plus ({NUMERALS[2]}) ({NUMERALS[3]})"),
     "append": with_prelude(
         "append",
