@@ -66,7 +66,7 @@ class Kernel:
             statements = parse_probe(source, self.limits.max_term_depth)
         except KernelError as error:
             return Observation.rejected(error.category, error.message)
-        outcome = self.run(statements)
+        outcome = self.run(statements, report_all=False)
         return outcome[-1] if outcome else Observation.rejected(INTERNAL_ERROR, "empty outcome")
 
     def execute(self, source: str) -> list[Observation]:
@@ -84,14 +84,20 @@ class Kernel:
             return [Observation.rejected(error.category, error.message)]
         return self.run(statements)
 
-    def run(self, statements: list[Statement]) -> list[Observation]:
-        """Run elaborated statements under one budget; stop at the first rejection."""
+    def run(self, statements: list[Statement], report_all: bool = True) -> list[Observation]:
+        """Run elaborated statements under one budget; stop at the first rejection.
+
+        With ``report_all=False`` only the last statement's result is printed (the
+        others observe an empty result), which is all a probe needs.
+        """
         snapshot = dict(self.globals)
         budget = Budget(self.limits)
         observations: list[Observation] = []
+        last = len(statements) - 1
         try:
-            for statement in statements:
-                observations.append(Observation.accepted(self._execute(statement, budget)))
+            for index, statement in enumerate(statements):
+                text = self._execute(statement, budget, report_all or index == last)
+                observations.append(Observation.accepted(text))
         except LimitExceeded as error:
             self._restore(snapshot)
             observations.append(Observation.rejected(error.category, error.message))
@@ -111,22 +117,24 @@ class Kernel:
 
     # -- statements ----------------------------------------------------------------------
 
-    def _execute(self, statement: Statement, budget: Budget) -> str:
-        before = dict(self.globals)
+    def _execute(self, statement: Statement, budget: Budget, report: bool) -> str:
+        before = dict(self.globals) if isinstance(statement, Assume) and len(statement.bindings) > 1 else None
         try:
-            return self._execute_statement(statement, Evaluator(self.config, self.globals, budget))
+            return self._execute_statement(statement, Evaluator(self.config, self.globals, budget), report)
         except KernelError:
-            self._restore(before)
+            if before is not None:
+                self._restore(before)
             raise
 
-    def _execute_statement(self, statement: Statement, ev: Evaluator) -> str:
+    def _execute_statement(self, statement: Statement, ev: Evaluator, report: bool) -> str:
         checker = Checker(ev, self.globals)
         if isinstance(statement, Assume):
             lines = []
             for name, type_term in statement.bindings:
                 checker.check_type(type_term)
                 self._declare(name, GlobalEntry(ev.eval(type_term, ()), None))
-                lines.append(f"{name} : {self._show(ev, self.globals[name].type)}")
+                if report:
+                    lines.append(f"{name} : {self._show(ev, self.globals[name].type)}")
             return "\n".join(lines)
         if isinstance(statement, Let):
             if statement.type is not None:
@@ -136,7 +144,7 @@ class Kernel:
             else:
                 type_value = checker.infer(statement.value)
             self._declare(statement.name, GlobalEntry(type_value, ev.eval(statement.value, ())))
-            return f"{statement.name} : {self._show(ev, type_value)}"
+            return f"{statement.name} : {self._show(ev, type_value)}" if report else ""
         if isinstance(statement, Eval):
             type_value = checker.infer(statement.term)
             value = ev.eval(statement.term, ())
