@@ -71,6 +71,8 @@ def parse_statement(line: str, max_term_depth: int) -> Statement:
 @functools.lru_cache(maxsize=CACHE_SIZE)
 def _parse_statement_cached(line: str, max_term_depth: int) -> Statement | tuple[type[KernelError], str]:
     try:
+        if _paren_depth(line) > max_term_depth:  # cheap check before parsing
+            raise _too_deep(max_term_depth)
         tree = parse_line(line)
         if _tree_depth(tree) > TREE_LEVELS_PER_TERM_LEVEL * max_term_depth:
             raise _too_deep(max_term_depth)
@@ -84,6 +86,17 @@ def _parse_statement_cached(line: str, max_term_depth: int) -> Statement | tuple
 
 def _too_deep(limit: int) -> LimitExceeded:
     return LimitExceeded(f"term nesting too deep (limit {limit} levels)")
+
+
+def _paren_depth(line: str) -> int:
+    depth = deepest = 0
+    for char in _COMMENT.sub("", line):
+        if char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth -= 1
+    return deepest
 
 
 def _tree_depth(tree: Tree) -> int:

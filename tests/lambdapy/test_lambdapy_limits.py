@@ -13,24 +13,34 @@ TEN = "let ten = " + "Succ (" * 9 + "Succ Zero" + ")" * 9
 # a probe without the size limit in the way, to reach the deeper limits
 UNSIZED = Limits(max_probe_chars=2_000_000)
 
+# Hostile probes under the default limits: each must end within a second.
 HOSTILE = {
-    "one megabyte": ("eval " + "x" * 1_000_000, Limits()),
-    "one megabyte, size limit lifted": ("eval Zero" + " " * 1_000_000, UNSIZED),
-    "nesting 10000": ("eval " + "(" * 10_000 + "Zero" + ")" * 10_000, UNSIZED),
-    "succ chain 5000": ("eval " + "Succ (" * 5_000 + "Zero" + ")" * 5_000, UNSIZED),
-    "arrow chain 10000": ("eval " + "Nat -> " * 10_000 + "Nat", UNSIZED),
-    "lambda chain 10000": ("eval " + "\\x -> " * 10_000 + "x", UNSIZED),
-    "application spine 10000": ("assume f : Nat -> Nat\neval f" + " Zero" * 10_000, UNSIZED),
-    "runaway NatElim": ("\n".join([DOUBLE, TEN, "eval " + "double (" * 40 + "ten" + ")" * 40]), Limits()),
-    "ten thousand lines": ("assume A : Type\n" * 10_000 + "eval A", UNSIZED),
+    "one megabyte": "eval " + "x" * 1_000_000,
+    "nesting 10000": "eval " + "(" * 10_000 + "Zero" + ")" * 10_000,
+    "succ chain 5000": "eval " + "Succ (" * 5_000 + "Zero" + ")" * 5_000,
+    "nesting 2000 within the size limit": "eval " + "Succ (" * 2_000 + "Zero" + ")" * 2_000,
+    "arrow chain within the size limit": "eval " + "Nat -> " * 2_800 + "Nat",
+    "lambda chain within the size limit": "eval " + "\\x -> " * 3_000 + "x",
+    "application spine within the size limit": "assume f : Nat -> Nat\neval f" + " Zero" * 3_500,
+    "runaway NatElim": "\n".join([DOUBLE, TEN, "eval " + "double (" * 40 + "ten" + ")" * 40]),
+    "many lines": "assume A : Type\n" * 1_200 + "eval A",
+}
+
+# The same shapes with the size limit lifted, to reach the depth limits behind it.
+DEEP = {
+    "nesting 10000": "eval " + "(" * 10_000 + "Zero" + ")" * 10_000,
+    "succ chain 5000": "eval " + "Succ (" * 5_000 + "Zero" + ")" * 5_000,
+    "arrow chain 10000": "eval " + "Nat -> " * 10_000 + "Nat",
+    "lambda chain 10000": "eval " + "\\x -> " * 10_000 + "x",
+    "application spine 10000": "assume f : Nat -> Nat\neval f" + " Zero" * 10_000,
+    "one megabyte of blanks": "eval Zero" + " " * 1_000_000,
 }
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_hostile_probe_ends_within_a_second(name: str) -> None:
-    source, limits = HOSTILE[name]
     start = time.perf_counter()
-    observation = Kernel(limits=limits).probe(source)
+    observation = Kernel().probe(HOSTILE[name])
     elapsed = time.perf_counter() - start
     assert elapsed < 1.0, f"{name}: {elapsed:.2f} s"
     assert observation.sigma in ("accept", "reject")
@@ -38,18 +48,24 @@ def test_hostile_probe_ends_within_a_second(name: str) -> None:
         assert observation.epsilon[0] in ("resource_limit", "scope_error")
 
 
+@pytest.mark.parametrize("name", list(DEEP))
+def test_deep_terms_are_rejected_cleanly_without_the_size_limit(name: str) -> None:
+    start = time.perf_counter()
+    observation = Kernel(limits=UNSIZED).probe(DEEP[name])
+    assert time.perf_counter() - start < 2.0
+    if name == "one megabyte of blanks":
+        assert observation.result == "Zero : Nat"
+    else:
+        assert observation.epsilon == ("resource_limit", "term nesting too deep (limit 1000 levels)")
+
+
 def test_size_limit() -> None:
     observation = run_fresh(KernelConfig(), "eval " + "x" * 1_000_000)
     assert observation.epsilon == ("resource_limit", "probe too large (1000005 characters, limit 20000)")
 
 
-def test_deep_nesting_is_rejected_by_the_depth_limit() -> None:
-    observation = Kernel(limits=UNSIZED).probe(HOSTILE["nesting 10000"][0])
-    assert observation.epsilon == ("resource_limit", "term nesting too deep (limit 1000 levels)")
-
-
 def test_long_literal_succ_chain_is_rejected_by_a_limit_but_a_computed_one_works() -> None:
-    literal = run_fresh(KernelConfig(), HOSTILE["succ chain 5000"][0])
+    literal = run_fresh(KernelConfig(), HOSTILE["succ chain 5000"])
     assert literal.epsilon is not None and literal.epsilon[0] == "resource_limit"
     computed = run_fresh(KernelConfig(), "\n".join([DOUBLE, TEN, "eval " + "double (" * 9 + "ten" + ")" * 9]))
     assert computed.result is not None and computed.result.count("Succ") == 5120
