@@ -467,9 +467,11 @@ def verify(spec: Spec, family: Family, m: Mapped) -> Verdict:
         reason("hint_insufficient", with_hint.message)
     if a_alone.status == "ok":
         consistent = [(alt, out) for alt, out in probes if out.status == "ok"]
-        if not probes or not consistent:
+        if not probes:
+            reason("a_alone_determines", f"A's view gives {_plain(a_alone.value)}")
+        elif not consistent:
             reason("hint_determined_by_a", f"A's view gives {_plain(a_alone.value)} and rules out every other value "
-                                           f"of {m.slot}" + (f" ({probes[0][1].message})" if probes else ""))
+                                           f"of {m.slot} ({probes[0][1].message})")
         elif all(answers_equal(a_alone.value, out.value) for _, out in consistent):
             shown = ", ".join(f"{_hint_text(family, alt)} gives {_plain(out.value)}" for alt, out in consistent[:2])
             reason("target_independent_of_hint", f"the target is {_plain(a_alone.value)} whatever {m.slot} is: {shown}")
@@ -852,17 +854,15 @@ def integer_line_alternatives(variables: tuple[str, ...]) -> Callable:
         direction = [x / g for x in direction]
         for k in (1, -1, 2, -2, 3, -3):
             p = [x + k * d for x, d in zip(point, direction, strict=True)]
+            if any(x.denominator != 1 for x in p):
+                continue  # A is told the unknowns are integers
             if hint["type"] == "value":
-                yield {**hint, "value": _int_or_frac(p[variables.index(hint["var"])])}
+                yield {**hint, "value": p[variables.index(hint["var"])].numerator}
             else:
-                yield {**hint, "rhs": _int_or_frac(sum(hint["coeffs"].get(v, 0) * x
-                                                       for v, x in zip(variables, p, strict=True)))}
+                yield {**hint, "rhs": sum(hint["coeffs"].get(v, 0) * x.numerator
+                                          for v, x in zip(variables, p, strict=True))}
 
     return alternatives
-
-
-def _int_or_frac(x: Fraction) -> int | Fraction:
-    return x.numerator if x.denominator == 1 else x
 
 
 # ---------------------------------------------------------------------- A1 bayes_missing_prior
