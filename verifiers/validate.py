@@ -43,6 +43,10 @@ def _instance_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
     problems = schema_errors("mira_instance", inst)
     if problems:
         return problems
+    if inst["verifier"].get("source") == "reference-import":
+        from verifiers.reference_import import imported_instance_problems
+
+        return imported_instance_problems(inst)
     family = FAMILIES.get(inst["family"])
     if family is None:
         return [("family", f"unknown family {inst['family']!r}")]

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, frac, frac_fields, frac_json, one
-from generators.errors import Inconsistent, NotUnique
+from generators.errors import Inconsistent
 
 MAX_POSTERIOR_DENOMINATOR = 200
 
@@ -53,12 +53,7 @@ class BayesMissingPrior(Family):
 
     def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> Fraction:
         pos, neg = frac(one(constraints, "likelihood_pos")), frac(one(constraints, "likelihood_neg"))
-        try:
-            prior = frac(one(constraints, "prior"))
-        except NotUnique:
-            if pos == neg:
-                return Fraction(0)  # unreachable for generated data; E would carry no information
-            raise
+        prior = frac(one(constraints, "prior"))
         if not 0 < prior < 1:
             raise Inconsistent(f"P(H) = {prior} is not strictly between 0 and 1")
         return posterior(prior, pos, neg)
