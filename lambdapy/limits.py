@@ -25,7 +25,7 @@ CLOCK_EVERY = 1024  # must be a power of two
 class Limits:
     max_probe_chars: int = 20_000  # characters in one probe
     max_term_depth: int = 1_000  # nesting of a parsed term (parentheses, arrows, applications)
-    max_steps: int = 200_000  # fuel for one probe
+    max_steps: int = 100_000  # fuel for one probe (the library uses < 1,000; a 5,120 numeral 56,000)
     max_depth: int = 2_000  # nesting of evaluation / quotation / conversion
     time_limit_s: float = 0.8  # wall-clock backstop for one probe (deterministic limits come first)
     max_result_chars: int = 100_000  # length of the printed result

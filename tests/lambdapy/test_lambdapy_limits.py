@@ -81,7 +81,7 @@ def test_step_limit_is_deterministic_and_rolls_back() -> None:
     kernel.probe("assume A : Type\neval A")
     runaway = "\n".join([DOUBLE, TEN, "assume B : Type", "eval " + "double (" * 40 + "ten" + ")" * 40])
     first = kernel.probe(runaway)
-    assert first.epsilon == ("resource_limit", "step limit exceeded (200000 steps)")
+    assert first.epsilon == ("resource_limit", "step limit exceeded (100000 steps)")
     assert kernel.list_context() == "assume A : Type"  # DOUBLE, TEN and B rolled back
     assert kernel.probe(runaway) == first
 
@@ -104,7 +104,7 @@ def test_huge_shared_values_are_bounded() -> None:
     start = time.perf_counter()
     huge = run_fresh(KernelConfig(), "\n".join([DOUBLE, TEN, probe.format(n="double ten")]))
     assert time.perf_counter() - start < 1.0
-    assert huge.epsilon == ("resource_limit", "step limit exceeded (200000 steps)")
+    assert huge.epsilon == ("resource_limit", "step limit exceeded (100000 steps)")
 
 
 def test_small_limits_are_honoured() -> None:

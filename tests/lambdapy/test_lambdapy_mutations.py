@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+import re
+from pathlib import Path
 
 import pytest
 from test_lambdapy_conformance import APPENDIX_E_PROBES
@@ -77,6 +79,14 @@ def test_config_from_ids_and_back() -> None:
         config.bound_lookup_shift = False  # type: ignore[misc]
     with pytest.raises(KeyError):
         KernelConfig.from_ids(["ID_14"])
+
+
+def test_each_flag_is_read_at_exactly_one_hook_point() -> None:
+    package = Path(__file__).resolve().parents[2] / "lambdapy"
+    sources = {p.name: p.read_text() for p in package.glob("*.py") if p.name != "mutations.py"}
+    for info in MUTATIONS.values():
+        uses = [(name, n) for name, text in sources.items() if (n := len(re.findall(rf"\.{info.flag}\b", text)))]
+        assert len(uses) == 1 and uses[0][1] == 1, (info.id, uses)
 
 
 # --- one divergence per mutation ------------------------------------------------------------
