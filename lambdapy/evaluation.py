@@ -53,7 +53,7 @@ from .values import (
 )
 
 
-class GlobalEntry(Protocol):
+class ValuedEntry(Protocol):
     """What evaluation needs to know about a declared name."""
 
     @property
@@ -69,7 +69,7 @@ class Evaluator:
 
     __slots__ = ("budget", "cfg", "globals")
 
-    def __init__(self, cfg: KernelConfig, globals_: Mapping[str, GlobalEntry], budget: Budget) -> None:
+    def __init__(self, cfg: KernelConfig, globals_: Mapping[str, ValuedEntry], budget: Budget) -> None:
         self.cfg = cfg
         self.globals = globals_
         self.budget = budget

@@ -9,6 +9,9 @@
 * ``LIBRARY``: named probes covering every mutation class and every
   eliminator.  On ``LIBRARY`` the sound kernel and the 13 singleton kernels are
   pairwise distinguishable (tests/lambdapy/test_lambdapy_mutations.py).
+* ``APPENDIX_E_PROBES``: the 24 probes of the paper's Appendix E traces (spec digest
+  section 11) as ``(trace, ground-truth set, probe, reported diff)``; LambdaPy
+  reproduces every reported diff (tests/lambdapy/test_lambdapy_conformance.py).
 """
 
 from __future__ import annotations
@@ -119,3 +122,91 @@ LIBRARY: dict[str, str] = {
     "eq_refl": "eval Refl Nat Zero : Eq Nat Zero Zero",
     "under_applied_cons": "eval Cons Nat",
 }
+
+GPT = ("gpt-5.4", {"ID_01", "ID_03"})
+HAIKU = ("claude-haiku-4-5", {"ID_02", "ID_06"})
+GEMINI = ("gemini-2.5-flash", {"ID_02", "ID_08"})
+SAME_ERROR = "both reject with same error"
+
+# (trace, ground-truth set, probe, reported diff), in trace order (spec digest section 11)
+APPENDIX_E_PROBES: list[tuple[str, set[str], str, str]] = [
+    (*GPT, "eval Type0 : Type0\n", SAME_ERROR),
+    (
+        *GPT,
+        "assume A : Type\n"
+        "assume x y : A\n"
+        "eval (\\z -> z) x : A\n",
+        SAME_ERROR,
+    ),
+    (
+        *GPT,
+        "assume A : Type\n"
+        "assume x : A\n"
+        "eval ((\\z -> z) : A -> A) x\n",
+        "identical",
+    ),
+    (
+        *GPT,
+        "assume A : Type\n"
+        "assume x y : A\n"
+        "eval (((\\u -> \\v -> u) : A -> A -> A) x) y\n",
+        "identical",
+    ),
+    (
+        *GPT,
+        "assume A : Type\n"
+        "assume x y : A\n"
+        "eval (((\\u -> \\v -> v) : A -> A -> A) x) y\n",
+        "identical",
+    ),
+    (
+        *GPT,
+        "assume A : Type\n"
+        "assume x y : A\n"
+        "eval (((\\u -> \\v -> u v) : (A -> A) -> A -> A) (\\w -> w : A -> A)) x\n",
+        SAME_ERROR,
+    ),
+    (
+        *GPT,
+        "assume A : Type\n"
+        "assume f : A -> A\n"
+        "assume x : A\n"
+        "eval f x\n",
+        "identical",
+    ),
+    (
+        *GPT,
+        "assume A : Type\n"
+        "assume x y : A\n"
+        "eval (((\\u -> \\v -> u) : A -> A -> A) y) x : A\n",
+        "identical",
+    ),
+    (*HAIKU, "eval Zero : Nat\n", "identical"),
+    (*HAIKU, "eval Succ Zero : Nat\n", "identical"),
+    (
+        *HAIKU,
+        "assume f : Nat -> Nat\n"
+        "assume x : Nat\n"
+        "eval f x\n",
+        "identical",
+    ),
+    (
+        *HAIKU,
+        "assume f : Nat -> Nat -> Nat\n"
+        "assume x y : Nat\n"
+        "eval f x y\n",
+        "identical",
+    ),
+    (*HAIKU, "eval \\x -> x : Nat -> Nat\n", SAME_ERROR),
+    (*HAIKU, "eval (\\x -> x) : Nat -> Nat\n", "identical"),
+    (*HAIKU, "eval ((\\x -> x) Zero) : Nat\n", SAME_ERROR),
+    (*HAIKU, "eval (((\\x -> x) : Nat -> Nat) Zero)\n", "identical"),
+    (*GEMINI, "eval Nat\n", "identical"),
+    (*GEMINI, "eval Zero : Nat\n", "identical"),
+    (*GEMINI, "eval \\x : Nat -> x : Nat -> Nat\n", SAME_ERROR),
+    (*GEMINI, "eval \\x : Nat -> x\n", SAME_ERROR),
+    (*GEMINI, "eval Nat -> Nat\n", "identical"),
+    (*GEMINI, "eval \\x -> x : Nat -> Nat\n", SAME_ERROR),
+    (*GEMINI, "eval (\\x -> x) : Nat -> Nat\n", "identical"),
+    (*GEMINI, "eval Type0 : Type0\n", SAME_ERROR),
+]

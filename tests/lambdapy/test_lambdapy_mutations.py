@@ -9,10 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
-from test_lambdapy_conformance import APPENDIX_E_PROBES
 
 from lambdapy import MUTATION_IDS, MUTATIONS, KernelConfig, Observation, diff, run_fresh
-from lambdapy.probes import LIBRARY, SIGNATURE_PROBES
+from lambdapy.probes import APPENDIX_E_PROBES, LIBRARY, SIGNATURE_PROBES
 
 SOUND = KernelConfig()
 

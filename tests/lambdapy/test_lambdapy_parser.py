@@ -7,7 +7,6 @@ import dataclasses
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_lambdapy_conformance import APPENDIX_E_PROBES
 
 from lambdapy import syntax
 from lambdapy.elaborate import Assume, Check, Eval, Let, elaborate_statement
@@ -15,7 +14,7 @@ from lambdapy.errors import KernelError, LambdaParseError
 from lambdapy.frontend import statement_lines
 from lambdapy.names import Global
 from lambdapy.parser import earley_parser, lalr_parser, parse_line, parse_line_earley
-from lambdapy.probes import LIBRARY, PRELUDE
+from lambdapy.probes import APPENDIX_E_PROBES, LIBRARY, PRELUDE
 
 # --- helpers -----------------------------------------------------------------------------------
 
