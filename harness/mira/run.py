@@ -121,11 +121,14 @@ def run_mira(cfg: MiraRunConfig) -> MiraRunResult:
     started = time.perf_counter()
     try:
         stats = execute(cfg, run_dir, todo, regime, solver, responder, len(dataset.instances), len(done.records))
+        backends = backend_stats(solver, responder)
     finally:
         solver.close()
         if responder is not None:
             responder.close()
     session.update(end=now_iso(), wall_s=round(time.perf_counter() - started, 3), scheduler=stats)
+    if backends:
+        session["backends"] = backends
     info["sessions"].append(session)
     metrics, info["usage"] = finish_metrics(run_dir, info)
     info.update(status="complete", end_time=session["end"], transcript_sha256=sha256_file(run_dir.transcripts),
@@ -207,6 +210,16 @@ def start_info(
         execution={"max_concurrent": cfg.max_concurrent, "fsync": cfg.fsync},
     )
     return info
+
+
+def backend_stats(solver: Solver, responder: Responder | None) -> dict[str, Any]:
+    """Engine calls, tokens, time and parse errors of model agents that report them (``stats()``)."""
+    out = {}
+    for role, agent in (("solver", solver), ("responder", responder)):
+        report = getattr(agent, "stats", None)
+        if callable(report):
+            out[role] = report()
+    return out
 
 
 def default_label(config: dict[str, Any]) -> str:
