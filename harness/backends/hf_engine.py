@@ -1,0 +1,199 @@
+"""``hf:MODEL_OR_PATH``: a transformers causal LM, batched greedy ``generate`` with left padding.
+
+One ``generate`` call per chunk of ``batch_size`` conversations (all of them by default: one engine call per
+batch); conversations are sorted by length before chunking so padding stays small, and the outputs are put
+back in request order. The chat template comes from the tokenizer (or ``chat_template=PATH``); a template
+that refuses a system message gets it prepended to the first user message. Decoding is greedy at temperature
+0 (``do_sample=False``); with temperature > 0 it samples after ``torch.manual_seed(seed)``. A fresh
+``GenerationConfig`` is used, never the model's defaults (like vLLM's ``generation_config="vllm"``).
+
+JSON-Schema constrained decoding uses xgrammar (``grammar=xgrammar``, the default when it is installed).
+
+Options (``--solver-opt K=V``): ``dtype`` (auto | bf16 | fp16 | fp32; auto = bf16 on a GPU that supports
+it, else fp32), ``device`` (auto | cpu | cuda | cuda:N | mps), ``batch_size`` (default 0 = the whole batch),
+``grammar`` (auto | xgrammar | none), ``chat_template`` (path to a Jinja file), ``threads`` (torch CPU threads),
+``trust_remote_code`` (false).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.backends.base import BackendError, ChatRequest, Completion, Decoding, Engine
+from harness.backends.options import Options
+
+ENGINE_OPTIONS = ("dtype", "device", "batch_size", "grammar", "chat_template", "threads", "trust_remote_code")
+DTYPES = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16", "fp32": "float32",
+          "float32": "float32"}
+
+
+def create(model: str, opts: Options) -> HFEngine:
+    engine = HFEngine(
+        model,
+        dtype=opts.choice("dtype", "auto", ("auto", *DTYPES)),
+        device=opts.str("device", "auto") or "auto",
+        batch_size=opts.int("batch_size", 0, minimum=0) or 0,
+        grammar=opts.choice("grammar", "auto", ("auto", "xgrammar", "none")),
+        chat_template=opts.str("chat_template"),
+        threads=opts.int("threads", None, minimum=1),
+        trust_remote_code=opts.bool("trust_remote_code", False),
+    )
+    opts.finish()
+    return engine
+
+
+class HFEngine(Engine):
+    backend = "hf"
+
+    def __init__(self, model: str, dtype: str = "auto", device: str = "auto", batch_size: int = 0,
+                 grammar: str = "auto", chat_template: str | None = None, threads: int | None = None,
+                 trust_remote_code: bool = False):
+        super().__init__(model)
+        try:
+            import torch
+            from transformers import AutoModelForCausalLM, AutoTokenizer
+        except ImportError as exc:
+            raise BackendError(f"hf backend: transformers and torch are needed (pip install '.[transformers]'): "
+                               f"{exc}") from exc
+        self.torch = torch
+        if threads:
+            torch.set_num_threads(threads)
+        self.device = _resolve_device(torch, device)
+        self.dtype_name = _resolve_dtype(torch, dtype, self.device)
+        self.batch_size = batch_size
+        self.options = {"dtype": self.dtype_name, "device": self.device, "batch_size": batch_size, "grammar": grammar,
+                        "chat_template": chat_template}
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(model, trust_remote_code=trust_remote_code)
+            self.lm = AutoModelForCausalLM.from_pretrained(
+                model, dtype=getattr(torch, self.dtype_name), trust_remote_code=trust_remote_code
+            ).to(self.device).eval()
+        except (OSError, ValueError) as exc:
+            raise BackendError(f"hf backend: cannot load {model!r}: {exc}") from exc
+        if chat_template:
+            with open(chat_template, encoding="utf-8") as f:
+                self.tokenizer.chat_template = f.read()
+        if not getattr(self.tokenizer, "chat_template", None):
+            raise BackendError(f"hf backend: {model!r} has no chat template; pass chat_template=PATH")
+        self.stop_ids = _stop_ids(self.lm, self.tokenizer)
+        if not self.stop_ids:
+            raise BackendError(f"hf backend: {model!r} defines no end-of-sequence token")
+        self.pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else self.stop_ids[0]
+        self.vocab_size = int(self.lm.get_output_embeddings().weight.shape[0])
+        self.grammars = None
+        self.why_no_schema = "grammar=none"
+        if grammar != "none":
+            try:
+                from harness.backends.grammar import SchemaGrammars
+
+                self.grammars = SchemaGrammars(self.tokenizer, self.vocab_size, self.stop_ids)
+            except ImportError as exc:
+                if grammar == "xgrammar":
+                    raise BackendError(f"hf backend: grammar=xgrammar but xgrammar is not installed: {exc}") from exc
+                self.why_no_schema = f"xgrammar is not installed ({exc})"
+        self.supports_schema = self.grammars is not None
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), **self.options, "grammar": "xgrammar" if self.grammars else "none"}
+
+    # ------------------------------------------------------------------------------------------ prompts
+    def encode(self, messages: list[dict[str, str]]) -> list[int]:
+        try:
+            ids = self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True,
+                                                     return_dict=False)
+        except Exception as exc:  # a template that refuses the system role (jinja raises)
+            if not messages or messages[0].get("role") != "system":
+                raise BackendError(f"hf backend: chat template failed: {exc}") from exc
+            merged = [dict(m) for m in messages[1:]]
+            merged[0]["content"] = messages[0]["content"] + "\n\n" + merged[0]["content"]
+            ids = self.tokenizer.apply_chat_template(merged, add_generation_prompt=True, tokenize=True,
+                                                     return_dict=False)
+        if isinstance(ids, dict) or hasattr(ids, "keys"):
+            ids = ids["input_ids"]
+        return list(ids)
+
+    # ------------------------------------------------------------------------------------------ generation
+    def _generate(self, requests: list[ChatRequest], decoding: Decoding) -> list[Completion]:
+        encoded = [self.encode(r.messages) for r in requests]
+        order = sorted(range(len(requests)), key=lambda i: (-len(encoded[i]), i))
+        size = self.batch_size or len(order)
+        out: list[Completion | None] = [None] * len(requests)
+        for start in range(0, len(order), size):
+            chunk = order[start:start + size]
+            results = self._generate_chunk([encoded[i] for i in chunk], [requests[i] for i in chunk], decoding)
+            for i, completion in zip(chunk, results, strict=True):
+                out[i] = completion
+        return out  # type: ignore[return-value]
+
+    def _generate_chunk(self, prompts: list[list[int]], requests: list[ChatRequest],
+                        decoding: Decoding) -> list[Completion]:
+        torch = self.torch
+        from transformers import GenerationConfig
+
+        width = max(len(p) for p in prompts)
+        input_ids = torch.full((len(prompts), width), self.pad_id, dtype=torch.long)
+        mask = torch.zeros((len(prompts), width), dtype=torch.long)
+        for row, ids in enumerate(prompts):
+            input_ids[row, width - len(ids):] = torch.tensor(ids, dtype=torch.long)
+            mask[row, width - len(ids):] = 1
+        limits = [r.max_tokens or decoding.max_tokens for r in requests]
+        sample = decoding.temperature > 0
+        config = GenerationConfig(max_new_tokens=max(limits), do_sample=sample, eos_token_id=self.stop_ids,
+                                  pad_token_id=self.pad_id, bos_token_id=None,
+                                  **({"temperature": decoding.temperature, "top_p": decoding.top_p, "top_k": 0}
+                                     if sample else {}))
+        processors = []
+        schemas = [r.schema for r in requests]
+        if self.grammars is not None and any(s is not None for s in schemas):
+            processors.append(self.grammars.processor(schemas))
+        if sample:
+            torch.manual_seed(decoding.seed)
+        with torch.inference_mode():
+            output = self.lm.generate(input_ids=input_ids.to(self.device), attention_mask=mask.to(self.device),
+                                         generation_config=config, logits_processor=processors or None)
+        new = output[:, width:].tolist()
+        results = []
+        stops = set(self.stop_ids)
+        for row, tokens in enumerate(new):
+            tokens = tokens[: limits[row]]
+            end = next((k for k, t in enumerate(tokens) if t in stops), None)
+            kept = tokens if end is None else tokens[:end]
+            text = self.tokenizer.decode(kept, skip_special_tokens=True)
+            results.append(Completion(text=text, prompt_tokens=len(prompts[row]),
+                                      completion_tokens=len(kept) + (0 if end is None else 1),
+                                      finish_reason="length" if end is None else "stop"))
+        return results
+
+    def close(self) -> None:
+        model = getattr(self, "lm", None)
+        if model is not None:
+            del self.lm
+            if self.device.startswith("cuda"):
+                self.torch.cuda.empty_cache()
+
+
+def _resolve_device(torch: Any, device: str) -> str:
+    if device == "auto":
+        if torch.cuda.is_available():
+            return "cuda"
+        return "cpu"
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise BackendError(f"hf backend: device={device} but CUDA is not available")
+    return device
+
+
+def _resolve_dtype(torch: Any, dtype: str, device: str) -> str:
+    if dtype != "auto":
+        return DTYPES[dtype]
+    if device.startswith("cuda") and torch.cuda.is_bf16_supported():
+        return "bfloat16"
+    return "float32"
+
+
+def _stop_ids(model: Any, tokenizer: Any) -> list[int]:
+    ids: list[int] = []
+    eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+    for value in (eos if isinstance(eos, list) else [eos]) + [tokenizer.eos_token_id]:
+        if isinstance(value, int) and value not in ids:
+            ids.append(value)
+    return ids
