@@ -1,0 +1,92 @@
+"""``python -m generators elenchos``: the configuration family, Pi_RSA and (optionally) the session files.
+
+    python -m generators elenchos --max-k 3 --out DIR [--sessions] [--seed 1234] [--repetitions 5] [--jobs N]
+
+writes ``DIR/configurations.jsonl`` (one candidate set per line, schema ``elenchos_configuration``),
+``DIR/pi_rsa.json`` (the SRA's probes and expected table), ``DIR/admissible.md`` (every admissible set with
+its classes), ``DIR/counts.json`` (ours next to the paper's) and with ``--sessions`` also
+``DIR/ladder.jsonl`` and ``DIR/benchmark.jsonl`` (schema ``elenchos_session``); prints a comparison with the
+paper, then the counts per k as JSON on its last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from elenchos.curated import PAPER_COUNTS, configuration_lines
+from elenchos.family import MAX_K, Family, family
+from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions
+from harness.rundir import dumps, write_json_atomic
+from schemas import schema_errors
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-k", type=int, default=MAX_K, choices=(1, 2, 3, 4), help="largest set size (default 3)")
+    p.add_argument("--out", required=True, help="output directory")
+    p.add_argument("--sessions", action="store_true", help="also write ladder.jsonl and benchmark.jsonl")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="session dataset seed (default 1234)")
+    p.add_argument("--repetitions", type=int, default=DEFAULT_REPETITIONS, help="sessions per set and level")
+    p.add_argument("--jobs", type=int, help="worker processes for the kernel runs (default: CPUs, at most 8)")
+
+
+def write_jsonl(path: Path, records: list[dict[str, Any]], schema: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for record in records:
+            problems = schema_errors(schema, record)
+            if problems:
+                raise SystemExit(f"{path.name}: record {record.get('id')} violates {schema}: {problems[0]}")
+            f.write(dumps(record) + "\n")
+
+
+def admissible_table(fam: Family, lines: list[dict[str, Any]]) -> str:
+    out = ["# Admissible mutation sets", "",
+           f"Probe library {fam.library.sha256[:12]} ({len(fam.library)} probes); Pi_RSA = "
+           + ", ".join(f"`{n}`" for n in fam.pi.names) + ".", "",
+           "| set | k | interaction | sub-types | classes | Table 6 |", "|---|---:|---|---|---|---|"]
+    for line in lines:
+        if not line["admissible"] or line["k"] == 0:
+            continue
+        paper = line["paper"]
+        where = "" if paper is None else (paper["order"] + (" Ladder" if line["in_ladder"] else "")
+                                          + (" Benchmark" if line["in_benchmark"] else ""))
+        out.append(f"| {{{', '.join(line['mutations'])}}} | {line['k']} | {line['interaction']} | "
+                   f"{', '.join(line['subtypes'])} | {' x '.join(line['classes'])} | {where} |")
+    return "\n".join(out) + "\n"
+
+
+def comparison(counts: dict[str, dict[str, int]]) -> str:
+    keys = ("candidates", "admissible", "additive", "interacting", "collapse", "subsumed", "unidentifiable")
+    rows = ["k   " + "".join(f"{k:>15}" for k in keys)]
+    for k, row in counts.items():
+        rows.append(f"{k:<4}" + "".join(f"{row.get(key, ''):>15}" for key in keys))
+        paper = PAPER_COUNTS.get(k)
+        if paper:
+            rows.append("  paper" + "".join(f"{'-' if paper.get(key) is None else paper[key]:>15}" for key in keys)[3:])
+    return "\n".join(rows)
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    fam = family(args.max_k, jobs=args.jobs)
+    seconds = time.perf_counter() - started
+    lines = configuration_lines(fam)
+    write_jsonl(out / "configurations.jsonl", lines, "elenchos_configuration")
+    write_json_atomic(out / "pi_rsa.json", fam.pi.record())
+    (out / "admissible.md").write_text(admissible_table(fam, lines), encoding="utf-8")
+    counts = fam.counts()
+    write_json_atomic(out / "counts.json", {"ours": counts, "paper": PAPER_COUNTS, "seconds": round(seconds, 2),
+                                            "probe_library_sha256": fam.library.sha256})
+    if args.sessions:
+        for suite in SUITES:
+            write_jsonl(out / f"{suite}.jsonl", list(sessions(suite, args.seed, args.repetitions, fam)),
+                        "elenchos_session")
+    print(f"F_<={args.max_k} in {seconds:.1f} s; Pi_RSA: {', '.join(fam.pi.names)}")
+    print(comparison(counts))
+    print(json.dumps(counts))
+    return 0
