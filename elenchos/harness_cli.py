@@ -1,0 +1,117 @@
+"""The Elenchos parts of ``run_eval.py`` (wired in ``harness/elenchos/plugin.py``).
+
+    python run_eval.py elenchos --suite ladder|benchmark --agent sra|random|optimal --out runs/NAME
+           [--seed 1234] [--repetitions 5] [--sessions FILE] [--agent-opt K=V ...] [--limit N]
+           [--max-concurrent N] [--fsync step|each] [--label L] [--no-progress] [--quiet]
+    python run_eval.py score RUN_DIR ...          (dispatched here for run.json "benchmark": "elenchos")
+    python run_eval.py main --out DIR             (the Elenchos step: data files, SRA / optimal / random runs)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import shutil
+import sys
+from pathlib import Path
+
+from elenchos.report import comparison_tables, render_text, run_tables, score_run, score_runs, summary_json
+from elenchos.run import ElenchosRunConfig, run_elenchos
+from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES
+from harness.errors import ConfigMismatch
+from harness.registry import parse_options
+
+MAIN_AGENTS = ("sra", "optimal", "random")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--suite", choices=SUITES, default="ladder",
+                   help="ladder (Levels 0-2, P_max 50) or benchmark (Level 3, P_max 65); ignored with --sessions")
+    p.add_argument("--agent", default="sra", help="agent spec: sra, optimal, random (backends: see `agents`)")
+    p.add_argument("--agent-opt", action="append", metavar="KEY=VALUE", help="agent option (repeatable)")
+    p.add_argument("--out", required=True, help="run directory (created; an existing one is resumed)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="session dataset seed (default 1234)")
+    p.add_argument("--repetitions", type=int, default=DEFAULT_REPETITIONS, help="sessions per set and level (5)")
+    p.add_argument("--sessions", help="run the sessions of this JSONL file instead (python -m generators elenchos "
+                                      "--sessions)")
+    p.add_argument("--limit", type=int, help="run only the first N sessions")
+    p.add_argument("--max-concurrent", type=int, help="sessions in flight at once (default: all)")
+    p.add_argument("--fsync", choices=("step", "each"), default="step")
+    p.add_argument("--label", help="run label for tables")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="print nothing but errors")
+
+
+def config_from_args(args: argparse.Namespace) -> ElenchosRunConfig:
+    return ElenchosRunConfig(
+        out=args.out, suite=args.suite, agent=args.agent, agent_options=parse_options(args.agent_opt),
+        seed=args.seed, repetitions=args.repetitions, sessions_file=args.sessions, limit=args.limit,
+        max_concurrent=args.max_concurrent, fsync=args.fsync,
+        progress=False if (args.no_progress or args.quiet) else None, label=args.label)
+
+
+def run(args: argparse.Namespace) -> int:
+    result = run_elenchos(config_from_args(args))
+    if not args.quiet:
+        n = result.metrics["overall"]["n"]
+        status = f"ran {result.ran} session(s)" if result.ran else "already complete"
+        print(f"{result.run_dir.path}: {status}; {n} in the transcript", file=sys.stderr)
+        print(render_text(run_tables(score_run(result.run_dir.path, write=False))[:2]))
+    return 0
+
+
+def score(paths: list[str], args: argparse.Namespace) -> int:
+    score_runs(paths, out=getattr(args, "compare_out", None))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------------- main job
+def add_main_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--elenchos-seed", type=int, default=DEFAULT_SEED, help="Elenchos session seed (default 1234)")
+    p.add_argument("--elenchos-repetitions", type=int, default=DEFAULT_REPETITIONS,
+                   help="Elenchos sessions per set and level (default 5)")
+
+
+def main_step(out: Path, args: argparse.Namespace) -> int:
+    """Write the family and the session files, run SRA, optimal and random on both suites, print the tables."""
+    from elenchos.cli import run as generate
+
+    seed = getattr(args, "elenchos_seed", DEFAULT_SEED)
+    repetitions = getattr(args, "elenchos_repetitions", DEFAULT_REPETITIONS)
+    data = out / "data" / "elenchos"
+    print(f"== Elenchos: configuration family and sessions (seed {seed}, {repetitions} repetitions) into {data}",
+          file=sys.stderr)
+    with contextlib.redirect_stdout(io.StringIO()):
+        generate(argparse.Namespace(max_k=3, out=str(data), sessions=True, seed=seed, repetitions=repetitions,
+                                    jobs=None))
+    runs = []
+    for suite in SUITES:
+        for agent in MAIN_AGENTS:
+            run_path = out / f"elenchos_{agent}_{suite}"
+            if getattr(args, "fresh", False) and run_path.exists():
+                shutil.rmtree(run_path)
+            cfg = ElenchosRunConfig(out=str(run_path), suite=suite, agent=agent,
+                                    sessions_file=str(data / f"{suite}.jsonl"), progress=False,
+                                    label=f"{agent} {suite}")
+            try:
+                run_elenchos(cfg)
+            except ConfigMismatch:
+                _set_aside(run_path)
+                run_elenchos(cfg)
+            print(f"== Elenchos: {cfg.label} -> {run_path}", file=sys.stderr)
+            runs.append(str(run_path))
+    scored = score_runs(runs, out=str(out / "elenchos_report"), quiet=True)
+    print(render_text(comparison_tables(scored)))
+    print(summary_json(scored))
+    return 0
+
+
+def _set_aside(run_path: Path) -> None:
+    """A run of the main job on other data (the sessions changed) is renamed, never deleted."""
+    n = 1
+    while run_path.with_name(f"{run_path.name}.stale-{n}").exists():
+        n += 1
+    target = run_path.with_name(f"{run_path.name}.stale-{n}")
+    run_path.rename(target)
+    print(f"   {run_path.name} was run on other sessions; kept as {target.name}", file=sys.stderr)

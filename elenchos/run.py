@@ -1,0 +1,288 @@
+"""``run_eval.py elenchos``: one run of an agent over a suite of sessions into a run directory (resumable).
+
+Reuses the harness: ``harness.scheduler.run_episodes`` (one batched agent call per step for every open
+session), ``harness.rundir.RunDir`` (fingerprinted config, append-only fsynced ``transcripts.jsonl``,
+crash-cut repair, resume) and the agent registry (role ``elenchos.agent``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from elenchos import ELENCHOS_VERSION
+from elenchos.episode import AGENT, PROTOCOL_VERSION, ElenchosEpisode
+from elenchos.family import family, level0_probes
+from elenchos.metrics import session_metrics, summarize
+from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions, suite_of
+from elenchos.types import ElenchosAgent
+from harness import HARNESS_VERSION, registry
+from harness.errors import ConfigMismatch, HarnessError, InputError, InputErrors
+from harness.rundir import (
+    RunDir,
+    code_version,
+    dumps,
+    environment,
+    fingerprint,
+    now_iso,
+    sha256_file,
+    write_json_atomic,
+)
+from harness.scheduler import run_episodes
+from schemas import schema_errors
+
+ROLE = "elenchos.agent"
+
+
+@dataclass
+class ElenchosRunConfig:
+    out: str
+    suite: str | None = "ladder"  # ignored with ``sessions_file``
+    agent: str = "sra"
+    agent_options: dict[str, str] = field(default_factory=dict)
+    seed: int = DEFAULT_SEED
+    repetitions: int = DEFAULT_REPETITIONS
+    sessions_file: str | None = None
+    limit: int | None = None
+    max_concurrent: int | None = None
+    fsync: str = "step"
+    progress: bool | None = None
+    label: str | None = None
+
+
+@dataclass
+class ElenchosRunResult:
+    run_dir: RunDir
+    metrics: dict[str, Any]
+    info: dict[str, Any]
+    ran: int
+
+
+def validate_session(record: Any) -> list[str]:
+    return [f"{path}: {message}" for path, message in schema_errors("elenchos_session", record)]
+
+
+def load_sessions(cfg: ElenchosRunConfig) -> tuple[list[dict[str, Any]], str]:
+    """The sessions to run (a JSONL file, or generated from the suite/seed/repetitions) and their source."""
+    if cfg.sessions_file:
+        path = Path(cfg.sessions_file)
+        if not path.exists():
+            raise HarnessError(f"{path}: no such sessions file")
+        records, errors, seen = [], [], set()
+        for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if not raw.strip():
+                continue
+            try:
+                record = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                errors.append(InputError(str(path), lineno, f"not JSON: {exc.msg}"))
+                continue
+            problems = validate_session(record)
+            rid = record.get("id") if isinstance(record, dict) else None
+            if problems:
+                errors.append(InputError(str(path), lineno, "; ".join(problems[:3]), rid))
+            elif rid in seen:
+                errors.append(InputError(str(path), lineno, "duplicate session id", rid))
+            else:
+                seen.add(rid)
+                records.append(record)
+        if errors:
+            raise InputErrors(errors)
+        source = str(path)
+    else:
+        if cfg.suite not in SUITES:
+            raise HarnessError(f"--suite must be one of {', '.join(SUITES)}")
+        records = list(sessions(cfg.suite, cfg.seed, cfg.repetitions))
+        for record in records:
+            problems = validate_session(record)
+            if problems:
+                raise HarnessError(f"generated session {record['id']} violates the schema: {problems[0]}")
+        source = f"generated:{cfg.suite}:seed={cfg.seed}:repetitions={cfg.repetitions}"
+    if cfg.limit is not None:
+        records = records[:cfg.limit]
+    if not records:
+        raise HarnessError("no sessions to run")
+    return records, source
+
+
+def sessions_sha256(records: list[dict[str, Any]]) -> str:
+    h = hashlib.sha256()
+    for record in records:
+        h.update((dumps(record) + "\n").encode())
+    return h.hexdigest()
+
+
+def run_config(cfg: ElenchosRunConfig, records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The fingerprinted part of ``run.json``: a resume must match it exactly."""
+    suites = sorted({suite_of(r) for r in records})
+    return {
+        "benchmark": "elenchos",
+        "protocol_version": PROTOCOL_VERSION,
+        "suite": suites[0] if len(suites) == 1 else "mixed",
+        "sessions_sha256": sessions_sha256(records),
+        "sessions": len(records),
+        "limit": cfg.limit,
+        "agent": cfg.agent,
+        "agent_options": cfg.agent_options,
+    }
+
+
+def make_agent(cfg: ElenchosRunConfig) -> ElenchosAgent:
+    return registry.create(ROLE, cfg.agent, cfg.agent_options)
+
+
+def validate(cfg: ElenchosRunConfig) -> None:
+    if cfg.limit is not None and cfg.limit < 1:
+        raise HarnessError("--limit must be at least 1")
+    if cfg.max_concurrent is not None and cfg.max_concurrent < 1:
+        raise HarnessError("--max-concurrent must be at least 1")
+    if cfg.repetitions < 1:
+        raise HarnessError("--repetitions must be at least 1")
+
+
+def run_elenchos(cfg: ElenchosRunConfig) -> ElenchosRunResult:
+    """Run (or resume) ``cfg``; return the metrics computed from the whole transcript."""
+    validate(cfg)
+    records, source = load_sessions(cfg)
+    config = run_config(cfg, records)
+    run_dir = RunDir(cfg.out)
+    info, done = run_dir.prepare(config)
+    todo = [r for r in records if r["id"] not in done.records]
+    if info is not None and info.get("status") == "complete" and not todo:
+        return ElenchosRunResult(run_dir, finish_metrics(run_dir, info)[0], info, 0)
+    agent = make_agent(cfg)
+    check_agent_identity(info, agent, run_dir)
+    info = start_info(info, config, cfg, source, agent)
+    run_dir.save_info(info)
+    session = {"start": now_iso(), "resumed_with": len(done.records), "sessions": len(todo)}
+    started = time.perf_counter()
+    try:
+        stats = execute(cfg, run_dir, todo, agent, len(records), len(done.records))
+    finally:
+        agent.close()
+    session.update(end=now_iso(), wall_s=round(time.perf_counter() - started, 3), scheduler=stats)
+    info["sessions"].append(session)
+    metrics, info["usage"] = finish_metrics(run_dir, info)
+    overall = metrics["overall"]
+    info.update(status="complete", end_time=session["end"], transcript_sha256=sha256_file(run_dir.transcripts),
+                engine_calls=total_calls(info["sessions"]),
+                summary={k: overall.get(k) for k in ("n", "V", "V_K", "V_A", "E_ELX", "P_mean")})
+    run_dir.save_info(info)
+    return ElenchosRunResult(run_dir, metrics, info, len(todo))
+
+
+def execute(cfg: ElenchosRunConfig, run_dir: RunDir, todo: list[dict[str, Any]], agent: ElenchosAgent,
+            total: int, done: int) -> dict[str, Any]:
+    """Run the sessions of ``todo``, appending each finished one to the transcript (validated first)."""
+    probes = level0_probes() if any(r["level"] == 0 for r in todo) else {}
+
+    def episodes() -> Iterator[ElenchosEpisode]:
+        for record in todo:
+            yield ElenchosEpisode(record, probes, privileged=agent.privileged)
+
+    disable = True if cfg.progress is False else (None if cfg.progress is None else False)
+    bar = tqdm(total=total, initial=done, unit="session", desc=cfg.label or "elenchos", disable=disable,
+               file=sys.stderr, mininterval=0.5)
+    with run_dir.writer(cfg.fsync) as writer, bar:
+
+        def on_finished(finished: list[ElenchosEpisode]) -> None:
+            lines = []
+            for ep in finished:
+                line = ep.record_line()
+                problems = schema_errors("elenchos_transcript", line)
+                if problems:
+                    raise HarnessError(f"transcript line of {ep.id} violates the schema: {problems[0]}")
+                lines.append(line)
+            writer.write(lines)
+            bar.update(len(finished))
+
+        stats = run_episodes(episodes(), {AGENT: agent.act}, [AGENT], on_finished, cfg.max_concurrent)
+    return stats.as_dict()
+
+
+def start_info(info: dict[str, Any] | None, config: dict[str, Any], cfg: ElenchosRunConfig, source: str,
+               agent: ElenchosAgent) -> dict[str, Any]:
+    if info is None:
+        info = {"format": "run/1", "benchmark": "elenchos", "config": config, "config_sha256": fingerprint(config),
+                "start_time": now_iso(), "sessions": []}
+    fam = family()
+    described = agent.describe()
+    info.update(
+        status="running",
+        label=cfg.label or f"{cfg.agent} {config['suite']}",
+        harness_version=HARNESS_VERSION,
+        protocol_version=PROTOCOL_VERSION,
+        elenchos_version=ELENCHOS_VERSION,
+        data={"source": source, "sessions_sha256": config["sessions_sha256"], "sessions": config["sessions"],
+              "seed": None if cfg.sessions_file else cfg.seed,
+              "repetitions": None if cfg.sessions_file else cfg.repetitions},
+        probe_library={"sha256": fam.library.sha256, "probes": len(fam.library), "pi_rsa": list(fam.pi.names)},
+        agents={"agent": described},
+        decoding={"agent": described.get("decoding")},
+        prompt_versions={"protocol": PROTOCOL_VERSION, "agent": described.get("prompt_version")},
+        code=code_version(),
+        environment=environment(),
+        execution={"max_concurrent": cfg.max_concurrent, "fsync": cfg.fsync},
+    )
+    return info
+
+
+def check_agent_identity(info: dict[str, Any] | None, agent: ElenchosAgent, where: RunDir) -> None:
+    """On resume, the agent must describe itself as before (model, decoding, prompt version, library)."""
+    if not info or not info.get("agents"):
+        return
+    now = {"agent": agent.describe()}
+    if json.loads(json.dumps(now)) != info["agents"]:
+        raise ConfigMismatch(f"{where.path}: refusing to resume: the agent describes itself differently "
+                             f"(was {info['agents']}, now {now}); use a new --out directory")
+
+
+def load_lines(run_dir: RunDir) -> list[dict[str, Any]]:
+    from harness.rundir import read_transcripts
+
+    return list(read_transcripts(run_dir.transcripts).records.values())
+
+
+def finish_metrics(run_dir: RunDir, info: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``metrics.json`` from the transcript's live metrics (``score`` recomputes them from the events)."""
+    lines = load_lines(run_dir)
+    metrics = metrics_document(info, [line["live_metrics"] for line in lines])
+    write_json_atomic(run_dir.metrics_json, metrics)
+    return metrics, usage_totals(lines)
+
+
+def metrics_document(info: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    rows = sorted(rows, key=lambda r: r["id"])
+    return {"benchmark": "elenchos", "label": info.get("label"), "suite": info.get("config", {}).get("suite"),
+            "agent": info.get("config", {}).get("agent"), **summarize(rows)}
+
+
+def recompute_rows(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [session_metrics(line) for line in lines]
+
+
+def usage_totals(lines: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    totals: dict[str, dict[str, int]] = {}
+    for line in lines:
+        for role, usage in (line.get("usage") or {}).items():
+            acc = totals.setdefault(role, {})
+            for key, value in usage.items():
+                acc[key] = acc.get(key, 0) + value
+    return totals
+
+
+def total_calls(sessions_: list[dict[str, Any]]) -> dict[str, Any]:
+    total: dict[str, Any] = {"engine_calls": 0, "steps": 0}
+    for s in sessions_:
+        sched = s.get("scheduler") or {}
+        total["engine_calls"] += sched.get("engine_calls", 0)
+        total["steps"] += sched.get("steps", 0)
+    return total
