@@ -5,9 +5,10 @@
   written anywhere: not to run.json, transcripts, errors or logs (every error text is redacted). A local
   server without a key gets the placeholder ``EMPTY``.
 * One engine call sends every request of the batch through a pool of ``concurrency`` threads (default 16).
-* Structured outputs: ``response_format={"type": "json_schema", "json_schema": {..., "strict": true}}``;
-  the schema is rewritten to OpenAI's strict subset (a flat object, every property required, no length or
-  range keywords, ``const`` as a one-value ``enum``).
+* Structured outputs: ``response_format={"type": "json_schema", "json_schema": {..., "strict": true}}``.
+  For the OpenAI API the schema is rewritten to its strict subset (a flat object, every property required,
+  no length or range keywords, ``const`` as a one-value ``enum``); a server given by ``base_url`` (vLLM)
+  gets the full per-turn schema, length caps included (``schema_flavor=auto|openai|full``).
 * Retries: 429, 5xx, 408/409, timeouts and connection errors are retried up to ``max_retries`` times with
   exponential backoff and full jitter (``backoff_base`` x 2^attempt, capped at ``backoff_max``; a
   ``Retry-After`` header is honoured). A request that still fails stops the run (``BackendError``: resume it
@@ -18,7 +19,7 @@
   tokens; defaults known for gpt-4o-mini and gpt-4o, none for other models).
 
 Options: base_url, api_key_env, concurrency, timeout, max_retries, backoff_base, backoff_max, on_error,
-strict, price_in, price_out, max_tokens_field (max_tokens | max_completion_tokens), extra_body (JSON).
+strict, schema_flavor, price_in, price_out, max_tokens_field (max_tokens | max_completion_tokens), extra_body (JSON).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from harness.backends.base import BackendError, ChatRequest, Completion, Decodin
 from harness.backends.options import Options
 
 ENGINE_OPTIONS = ("base_url", "api_key_env", "concurrency", "timeout", "max_retries", "backoff_base", "backoff_max",
-                  "on_error", "strict", "price_in", "price_out", "max_tokens_field", "extra_body")
+                  "on_error", "strict", "schema_flavor", "price_in", "price_out", "max_tokens_field", "extra_body")
 # USD per million tokens (input, output); longest matching prefix wins. Override with price_in / price_out.
 PRICES = {"gpt-4o-mini": (0.15, 0.60), "gpt-4o": (2.50, 10.00)}
 _STRICT_DROP = ("minLength", "maxLength", "pattern", "minimum", "maximum", "format", "description", "title")
@@ -63,6 +64,7 @@ def create(model: str, opts: Options) -> OpenAIEngine:
         backoff_max=opts.float("backoff_max", 60.0, minimum=0.0) or 0.0,
         on_error=opts.choice("on_error", "raise", ("raise", "record")),
         strict=opts.bool("strict", True),
+        schema_flavor=opts.choice("schema_flavor", "auto", ("auto", "openai", "full")),
         price_in=opts.float("price_in", None, minimum=0.0),
         price_out=opts.float("price_out", None, minimum=0.0),
         max_tokens_field=opts.choice("max_tokens_field", "max_tokens", ("max_tokens", "max_completion_tokens")),
@@ -99,11 +101,10 @@ def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
 class OpenAIEngine(Engine):
     backend = "openai"
     supports_schema = True
-    schema_style = "flat"  # strict mode wants an object at the root, no anyOf there
 
     def __init__(self, model: str, base_url: str | None = None, api_key_env: str = "OPENAI_API_KEY",
                  concurrency: int = 16, timeout: float = 120.0, max_retries: int = 6, backoff_base: float = 1.0,
-                 backoff_max: float = 60.0, on_error: str = "raise", strict: bool = True,
+                 backoff_max: float = 60.0, on_error: str = "raise", strict: bool = True, schema_flavor: str = "auto",
                  price_in: float | None = None, price_out: float | None = None,
                  max_tokens_field: str = "max_tokens", extra_body: dict[str, Any] | None = None,
                  http_client: Any = None, sleep: Any = None):
@@ -129,6 +130,11 @@ class OpenAIEngine(Engine):
         self.backoff_max = backoff_max
         self.on_error = on_error
         self.strict = strict
+        if schema_flavor == "auto":
+            schema_flavor = "openai" if base_url is None else "full"
+        self.schema_flavor = schema_flavor
+        # OpenAI's strict mode wants an object at the root (no anyOf there): a flat object with nullable fields
+        self.schema_style = "flat" if schema_flavor == "openai" else "union"
         self.max_tokens_field = max_tokens_field
         self.extra_body = extra_body
         self.prices = _prices(model, price_in, price_out)
@@ -145,11 +151,12 @@ class OpenAIEngine(Engine):
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "base_url": self.base_url, "api_key_env": self.api_key_env,
-                "strict": self.strict, "max_tokens_field": self.max_tokens_field, "extra_body": self.extra_body,
+                "strict": self.strict, "schema_flavor": self.schema_flavor,
+                "max_tokens_field": self.max_tokens_field, "extra_body": self.extra_body,
                 "price_usd_per_mtok": list(self.prices) if self.prices else None}
 
     def prepare_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
-        return strict_schema(schema) if self.strict else schema
+        return strict_schema(schema) if self.schema_flavor == "openai" else schema
 
     def redact(self, text: str, keys_too: bool = True) -> str:
         """``text`` without the key (and, in error texts, without anything shaped like an API key)."""
