@@ -1,0 +1,101 @@
+"""Run directories: run, re-score from transcripts, resume after a crash, refusals; run_eval.py wiring."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from elenchos.report import score_run
+from elenchos.run import ElenchosRunConfig, run_elenchos
+from harness.errors import ConfigMismatch, HarnessError, InputErrors
+from harness.rundir import RunDir
+
+
+def lines_of(path: Path) -> dict[str, dict]:
+    return {json.loads(x)["instance_id"]: json.loads(x) for x in (path / "transcripts.jsonl").read_text().splitlines()}
+
+
+@pytest.fixture(scope="module")
+def sra_run(tmp_path_factory: pytest.TempPathFactory, fam) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "sra_benchmark"
+    run_elenchos(ElenchosRunConfig(out=str(out), suite="benchmark", agent="sra", progress=False))
+    return out
+
+
+def test_run_writes_transcripts_run_json_and_metrics(sra_run: Path) -> None:
+    info = json.loads((sra_run / "run.json").read_text())
+    assert info["benchmark"] == "elenchos" and info["status"] == "complete" and info["config"]["suite"] == "benchmark"
+    assert info["config"]["sessions"] == 70 and info["agents"]["agent"]["kind"] == "SimpleReflexAgent"
+    assert info["engine_calls"]["engine_calls"] == 6  # 5 probes + 1 submission, batched over all sessions
+    metrics = json.loads((sra_run / "metrics.json").read_text())
+    assert metrics["overall"]["n"] == 70 and metrics["by_k_class"]["k1"]["V"] == 1.0
+    assert metrics["overall"]["null"]["specificity"] == 1.0 and metrics["overall"]["null"]["mean_probes"] == 5
+    for key in ("V", "V_K", "V_A", "V_A_J", "precision", "recall", "V_A_given_V_K", "E_ELX", "P_over_P_max",
+                "failed_with_budget_left", "fault", "gap"):
+        assert key in metrics["overall"]
+    assert metrics["overall"]["ci95"]["gap"] is not None and metrics["overall"]["ci95"]["V"] is not None
+
+
+def test_score_recomputes_metrics_from_transcripts_byte_for_byte(sra_run: Path) -> None:
+    before = (sra_run / "metrics.json").read_bytes()
+    scored = score_run(sra_run)
+    assert (sra_run / "metrics.json").read_bytes() == before
+    assert scored.metrics["overall"]["n"] == 70
+    assert (sra_run / "report.md").exists() and (sra_run / "per_session.csv").exists()
+
+
+def test_resume_after_a_crash_gives_the_same_transcript(tmp_path: Path, sra_run: Path) -> None:
+    out = tmp_path / "resumed"
+    cfg = ElenchosRunConfig(out=str(out), suite="benchmark", agent="sra", progress=False)
+    run_elenchos(cfg)
+    path = out / "transcripts.jsonl"
+    raw = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join(raw[:20]) + b"\n" + raw[20][:37])  # 20 whole lines and a cut one
+    info = json.loads((out / "run.json").read_text())
+    info["status"] = "running"
+    (out / "run.json").write_text(json.dumps(info))
+    result = run_elenchos(cfg)
+    assert result.ran == 50 and (out / "transcripts.partial").exists()
+    assert lines_of(out) == lines_of(sra_run)
+    assert json.loads((out / "metrics.json").read_text()) == json.loads((sra_run / "metrics.json").read_text())
+    assert run_elenchos(cfg).ran == 0  # complete: nothing to do
+
+
+def test_resume_with_another_agent_is_refused(sra_run: Path) -> None:
+    with pytest.raises(ConfigMismatch, match="agent"):
+        run_elenchos(ElenchosRunConfig(out=str(sra_run), suite="benchmark", agent="optimal", progress=False))
+
+
+def test_bad_inputs_are_reported_clearly(tmp_path: Path) -> None:
+    bad = tmp_path / "sessions.jsonl"
+    bad.write_text('{"id": "lad-000000"}\nnot json\n')
+    with pytest.raises(InputErrors) as info:
+        run_elenchos(ElenchosRunConfig(out=str(tmp_path / "r"), sessions_file=str(bad), progress=False))
+    assert f"{bad}:1 [lad-000000]" in str(info.value) and f"{bad}:2" in str(info.value)
+    with pytest.raises(HarnessError, match=r"unknown elenchos\.agent agent 'oracle'"):
+        run_elenchos(ElenchosRunConfig(out=str(tmp_path / "r2"), suite="benchmark", agent="oracle", progress=False))
+
+
+def test_run_eval_cli_runs_and_scores(tmp_path: Path, capsys, fam) -> None:
+    from harness.cli import main
+
+    out = tmp_path / "opt"
+    assert main(["elenchos", "--suite", "ladder", "--agent", "optimal", "--limit", "30", "--out", str(out),
+                 "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "optimal ladder: by k" in printed and "V_A|V_K=1" in printed
+    assert main(["score", str(out), "--compare-out", str(tmp_path / "cmp")]) == 0
+    assert json.loads((tmp_path / "cmp" / "summary.json").read_text())["optimal ladder"]["overall"]["V"] == 1.0
+    assert RunDir(out).load_info()["config"]["limit"] == 30
+
+
+def test_sessions_file_from_the_generator_is_accepted(tmp_path: Path, fam) -> None:
+    from generators.__main__ import main as generate
+
+    assert generate(["elenchos", "--out", str(tmp_path / "data"), "--sessions", "--repetitions", "1"]) == 0
+    result = run_elenchos(ElenchosRunConfig(out=str(tmp_path / "r"), sessions_file=str(tmp_path / "data" /
+                                                                                       "benchmark.jsonl"),
+                                            agent="random", agent_options={"seed": "9"}, progress=False))
+    assert result.metrics["overall"]["n"] == 14 and result.info["config"]["suite"] == "benchmark"
