@@ -11,9 +11,12 @@ Spec strings (any solver pairs with any responder; the same local model for both
 * ``hf:MODEL_OR_PATH``     transformers: chat template, left-padded batched greedy ``generate``, JSON-Schema
                            constrained decoding through xgrammar.
 
-Modules: ``base`` (Engine, ChatRequest, Completion, Decoding), ``mira_agents`` (ModelSolver, ModelResponder,
-schemas, lenient parsing), ``openai_engine``, ``vllm_engine``, ``hf_engine``, ``grammar`` (xgrammar logits
-processor), ``parallel`` (data parallelism over worker processes), ``pool`` (shared engines), ``options``.
+The same specs serve the Elenchos role ``elenchos.agent`` (``elenchos_agents.ModelAuditor``).
+
+Modules: ``base`` (Engine, ChatRequest, Completion, Decoding), ``mira_agents`` (ModelSolver,
+ModelResponder, schemas, lenient parsing), ``elenchos_agents`` (ModelAuditor), ``openai_engine``,
+``vllm_engine``, ``hf_engine``, ``grammar`` (xgrammar logits processor), ``parallel`` (data parallelism over
+worker processes), ``pool`` (shared engines), ``options``, ``tiny`` (a tiny random model for tests).
 Nothing heavy is imported here: the registry imports an engine module only when its spec is used.
 """
 
@@ -22,3 +25,4 @@ from harness import registry
 for _backend in ("openai", "vllm", "hf"):
     registry.register_lazy("mira.solver", _backend, f"harness.backends.mira_agents:{_backend}_solver")
     registry.register_lazy("mira.responder", _backend, f"harness.backends.mira_agents:{_backend}_responder")
+    registry.register_lazy("elenchos.agent", _backend, f"harness.backends.elenchos_agents:{_backend}_agent")
