@@ -43,7 +43,21 @@ class FakeEngine(Engine):
         system = request.messages[0]["content"]
         if system.startswith("You are agent B"):
             return self._responder(request)
+        if system.startswith("# Role"):
+            return self._auditor(request)
         return self._solver(request)
+
+    def _auditor(self, request: ChatRequest) -> str:
+        """Probe twice (one reply in an odd shape), then submit with loosely written fields."""
+        done = sum(1 for m in request.messages if m["role"] == "assistant")
+        if done == 0:
+            return json.dumps({"tool": "probe", "arguments": {"source": "eval Type"}})
+        if done == 1:
+            return 'Next: {"name": "probe", "args": "{\\"source\\": \\"eval Zero : Nat\\"}"}'
+        if done == 2 and _h(request.messages) % 2:
+            return "I think I am done."  # unreadable: the loop answers with an error, no probe spent
+        return json.dumps({"tool": "submit", "arguments": {"corrupted_kernel": "b", "mutation_ids": ["id_12"],
+                                                          "justification": "Type : Type on B"}})
 
     def _solver(self, request: ChatRequest) -> str:
         h = _h(request.messages)
