@@ -4,7 +4,8 @@
            [--seed 1234] [--repetitions 5] [--sessions FILE] [--agent-opt K=V ...] [--limit N]
            [--max-concurrent N] [--fsync step|each] [--label L] [--no-progress] [--quiet]
     python run_eval.py score RUN_DIR ...          (dispatched here for run.json "benchmark": "elenchos")
-    python run_eval.py main --out DIR             (the Elenchos step: data files, SRA / optimal / random runs)
+    python run_eval.py main --out DIR             (the Elenchos step: data files, SRA / optimal / random runs;
+                                                   its tables go to stderr and DIR/elenchos_report/)
 """
 
 from __future__ import annotations
@@ -16,7 +17,16 @@ import shutil
 import sys
 from pathlib import Path
 
-from elenchos.report import comparison_tables, render_text, run_tables, score_run, score_runs, summary_json
+from elenchos.report import (
+    ScoredRun,
+    compare,
+    comparison_tables,
+    render_text,
+    run_tables,
+    score_run,
+    score_runs,
+    summary_json,
+)
 from elenchos.run import ElenchosRunConfig, run_elenchos
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES
 from harness.errors import ConfigMismatch
@@ -85,7 +95,7 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
     with contextlib.redirect_stdout(io.StringIO()):
         generate(argparse.Namespace(max_k=3, out=str(data), sessions=True, seed=seed, repetitions=repetitions,
                                     jobs=None))
-    runs = []
+    scored = []
     for suite in SUITES:
         for agent in MAIN_AGENTS:
             run_path = out / f"elenchos_{agent}_{suite}"
@@ -95,15 +105,17 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
                                     sessions_file=str(data / f"{suite}.jsonl"), progress=False,
                                     label=f"{agent} {suite}")
             try:
-                run_elenchos(cfg)
+                result = run_elenchos(cfg)
             except ConfigMismatch:
                 _set_aside(run_path)
-                run_elenchos(cfg)
-            print(f"== Elenchos: {cfg.label} -> {run_path}", file=sys.stderr)
-            runs.append(str(run_path))
-    scored = score_runs(runs, out=str(out / "elenchos_report"), quiet=True)
-    print(render_text(comparison_tables(scored)))
-    print(summary_json(scored))
+                result = run_elenchos(cfg)
+            print(f"== Elenchos: {cfg.label} -> {run_path}" + ("" if result.ran else " (complete)"), file=sys.stderr)
+            scored.append(ScoredRun(run_path, cfg.label, result.info, result.metrics))
+    compare(scored, out=str(out / "elenchos_report"), quiet=True)
+    # stderr: the main job's stdout ends with MIRA-Math's JSON summary line (tests/harness read it there);
+    # the same tables are in DIR/elenchos_report/report.md and the summary in summary.json.
+    print(render_text(comparison_tables(scored)), file=sys.stderr)
+    print(summary_json(scored), file=sys.stderr)
     return 0
 
 

@@ -18,14 +18,17 @@ Aggregates (``aggregate``) use the paper's names: ``V``, ``V_K``, ``V_A``, ``V_A
 ``failed_with_budget_left`` (share of the V = 0 sessions with P < P_max), ``attribution_failed_with_budget_left``
 (the paper's Table 9 column: over the sessions with V_K = 1 and V_A = 0), ``fault`` (shares among sessions
 with k >= 1 and V_K = 1, Table 9), ``specificity`` (null sessions: TN / n, a missing answer is not a TN),
-``gap`` (V_K - V_A); 95% Wilson intervals for the 0/1 metrics, seeded percentile bootstrap intervals for the
-others and a paired bootstrap for the gap.
+``gap`` (V_K - V_A); 95% Wilson intervals for the 0/1 metrics, seeded percentile bootstrap intervals (1,000
+resamples of sessions) for ``V_A_J``, ``E_ELX`` and, paired, the gap -- overall and by k, paper k and level
+(finer groups get Wilson intervals only, to keep scoring fast in pure Python).
 """
 
 from __future__ import annotations
 
+import array
 import math
 import random
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -34,6 +37,7 @@ BOOTSTRAP_SEED = 1234
 BOOTSTRAP_RESAMPLES = 1000
 FAULTS = ("correct", "incomplete", "mixed", "incorrect")
 BINARY = ("V", "V_K", "V_A")
+BOOTSTRAPPED = ("V_A_J", "E_ELX")  # means of non-binary values that get a bootstrap interval (plus the gap)
 
 
 # ------------------------------------------------------------------------------------------------ formulas
@@ -89,12 +93,34 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float] | No
 def bootstrap(values: Sequence[float], seed: int = BOOTSTRAP_SEED, resamples: int = BOOTSTRAP_RESAMPLES
               ) -> tuple[float, float] | None:
     """Percentile 95% interval of the mean (resampling with replacement, seeded)."""
-    n = len(values)
+    return bootstrap_intervals({"x": values}, seed, resamples)["x"]
+
+
+def _indices(n: int, count: int, seed: int) -> list[int]:
+    """``count`` row indices uniform in ``range(n)`` from ``random.Random(seed)``: 64-bit draws reduced modulo
+    n (bias below n / 2**64), platform-independent, and fast in pure Python."""
+    words = array.array("Q")
+    words.frombytes(random.Random(seed).getrandbits(64 * count).to_bytes(8 * count, "little"))
+    if sys.byteorder == "big":
+        words.byteswap()
+    return list(map(n.__rmod__, words))
+
+
+def bootstrap_intervals(columns: dict[str, Sequence[float]], seed: int = BOOTSTRAP_SEED,
+                        resamples: int = BOOTSTRAP_RESAMPLES) -> dict[str, tuple[float, float] | None]:
+    """Percentile 95% intervals of several means from the *same* resamples of the rows (so intervals of
+    per-row differences, such as the V_K - V_A gap, are paired)."""
+    n = len(next(iter(columns.values()), []))
     if n == 0:
-        return None
-    rng = random.Random(seed)
-    means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(resamples))
-    return (means[int(0.025 * resamples)], means[min(resamples - 1, math.ceil(0.975 * resamples) - 1)])
+        return dict.fromkeys(columns)
+    picks = _indices(n, n * resamples, seed)
+    low, high = int(0.025 * resamples), min(resamples - 1, math.ceil(0.975 * resamples) - 1)
+    out: dict[str, tuple[float, float] | None] = {}
+    for key, values in columns.items():
+        get = values.__getitem__
+        means = sorted(sum(map(get, picks[b * n:(b + 1) * n])) / n for b in range(resamples))
+        out[key] = (means[low], means[high])
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ sessions
@@ -190,9 +216,6 @@ def _mean(values: Sequence[float]) -> float | None:
 
 def aggregate(rows: Sequence[dict[str, Any]], seed: int = BOOTSTRAP_SEED, intervals: bool = True) -> dict[str, Any]:
     """The aggregates of a group of session rows; ``intervals=False`` skips the bootstrap intervals."""
-    def interval(values: Sequence[float]) -> tuple[float, float] | None:
-        return bootstrap(values, seed) if intervals else None
-
     n = len(rows)
     out: dict[str, Any] = {"n": n}
     ci: dict[str, Any] = {}
@@ -203,7 +226,6 @@ def aggregate(rows: Sequence[dict[str, Any]], seed: int = BOOTSTRAP_SEED, interv
     for key in ("V_A_J", "precision", "recall", "E_ELX", "P_over_P_max"):
         values = [float(r[key]) for r in rows]
         out[key] = _mean(values)
-        ci[key] = interval(values)
     out["P_mean"] = _mean([r["P"] for r in rows])
     detected = [r for r in rows if r["V_K"] == 1]
     out["V_A_given_V_K"] = _mean([r["V_A"] for r in detected])
@@ -211,7 +233,9 @@ def aggregate(rows: Sequence[dict[str, Any]], seed: int = BOOTSTRAP_SEED, interv
     ci["V_A_given_V_K"] = wilson(sum(r["V_A"] for r in detected), len(detected))
     diffs = [float(r["V_K"] - r["V_A"]) for r in rows]
     out["gap"] = _mean(diffs)
-    ci["gap"] = interval(diffs)  # paired: each resample keeps a session's V_K and V_A together
+    if intervals:  # paired: each resample keeps a session's V_K and V_A together
+        columns = {key: [float(r[key]) for r in rows] for key in BOOTSTRAPPED}
+        ci.update(bootstrap_intervals({**columns, "gap": diffs}, seed))
     out["under_budget"] = _mean([r["under_budget"] for r in rows])
     ci["under_budget"] = wilson(sum(r["under_budget"] for r in rows), n)
     failed = [r for r in rows if r["V"] == 0]
@@ -247,6 +271,7 @@ GROUPINGS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "by_interaction_subtype": lambda r: r["subtype"] or r["interaction"],
 }
 K_ORDER = ("k0", "k1", "k2+", "k2x", "k3+", "k3x")
+WITH_BOOTSTRAP = ("by_k_class", "by_paper_k_class", "by_level")  # (and "overall"); the others: Wilson only
 
 
 def _order(key: str) -> tuple:
@@ -265,6 +290,7 @@ def summarize(rows: Sequence[dict[str, Any]], seed: int = BOOTSTRAP_SEED) -> dic
             value = key(r)
             if value is not None:
                 groups.setdefault(value, []).append(r)
-        out[name] = {g: aggregate(groups[g], seed, intervals=name != "by_set") for g in sorted(groups, key=_order)}
+        intervals = name in WITH_BOOTSTRAP
+        out[name] = {g: aggregate(groups[g], seed, intervals) for g in sorted(groups, key=_order)}
     out["sessions"] = list(rows)
     return out

@@ -54,7 +54,11 @@ def score_run(path: str | Path, write: bool = True, quiet: bool = True) -> Score
 
 
 def score_runs(paths: list[str], out: str | None = None, quiet: bool = False) -> list[ScoredRun]:
-    scored = [score_run(p, quiet=quiet) for p in paths]
+    return compare([score_run(p, quiet=quiet) for p in paths], out, quiet)
+
+
+def compare(scored: list[ScoredRun], out: str | None = None, quiet: bool = False) -> list[ScoredRun]:
+    """Print (unless ``quiet``) and write (to ``out``) the tables of several scored runs."""
     tables = [t for s in scored for t in run_tables(s)[:2]]
     if len(scored) > 1:
         tables = [*comparison_tables(scored), *tables]

@@ -157,6 +157,8 @@ def run_elenchos(cfg: ElenchosRunConfig) -> ElenchosRunResult:
     info, done = run_dir.prepare(config)
     todo = [r for r in records if r["id"] not in done.records]
     if info is not None and info.get("status") == "complete" and not todo:
+        if run_dir.metrics_json.exists():
+            return ElenchosRunResult(run_dir, json.loads(run_dir.metrics_json.read_text(encoding="utf-8")), info, 0)
         return ElenchosRunResult(run_dir, finish_metrics(run_dir, info)[0], info, 0)
     agent = make_agent(cfg)
     check_agent_identity(info, agent, run_dir)
