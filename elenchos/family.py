@@ -246,10 +246,12 @@ def build_pi_rsa(lib: Library, table: dict[Config, tuple[Observation, ...]],
                    for c in composites if len(c) == k)
 
     ranked = [sorted(c) for c in covers]
+    reach_range: dict[str, list[int]] = {}
     for k in (2, 3):  # keep the covers with the largest reach at k, then break the remaining ties at k + 1
         if len(ranked) > 1 and any(len(c) == k for c in composites):
             scores = {tuple(c): reach(c, k) for c in ranked}
             top = max(scores.values())
+            reach_range[f"k{k}"] = [min(scores.values()), top]
             ranked = [c for c in ranked if scores[tuple(c)] == top]
     chosen = min(ranked, key=lambda c: (sum(len(core[j].source) for j in c), c))
     pi = make(chosen)
@@ -258,7 +260,7 @@ def build_pi_rsa(lib: Library, table: dict[Config, tuple[Observation, ...]],
               "minimum_covers": len(covers),
               "tie_break": "most additive admissible pairs, then triples; then total source length; then "
                            "library order",
-              "tied_after_reach": len(ranked), "library_sha256": lib.sha256}
+              "tied_after_reach": len(ranked), "additive_range": reach_range, "library_sha256": lib.sha256}
     return PiRSA(pi.probes, pi.expected, level0, unique, search)
 
 

@@ -256,3 +256,13 @@ def test_generators_cli_writes_the_family_and_prints_counts(tmp_path, capsys, fa
     assert json.loads((tmp_path / "pi_rsa.json").read_text())["probes"][0]["name"] == fam.pi.names[0]
     assert len((tmp_path / "ladder.jsonl").read_text().splitlines()) == 69
     assert "| {ID_04, ID_06} |" in (tmp_path / "admissible.md").read_text()
+
+
+def test_table6_document_is_up_to_date_and_every_difference_is_explained(fam: Family) -> None:
+    from pathlib import Path
+
+    from elenchos.table6 import missing_explanations, render
+
+    assert missing_explanations(fam) == []
+    committed = (Path(__file__).resolve().parents[2] / "docs" / "elenchos-table6.md").read_text(encoding="utf-8")
+    assert committed == render(fam), "regenerate with: python -m elenchos table6"
