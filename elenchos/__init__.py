@@ -3,12 +3,14 @@
 * ``elenchos.library``   the probe library (``elenchos/probes/*.lp``);
 * ``elenchos.family``    observation tables, Pi_RSA (set cover), the configuration family F_1..F_3,
                          additive / interacting classification;
-* ``elenchos.curated``   the paper's Table 6 sets checked against our family;
+* ``elenchos.curated``   the paper's Table 6 sets checked against our family (``elenchos.table6`` renders
+                         ``docs/elenchos-table6.md``);
 * ``elenchos.sessions``  session records (Ladder and Benchmark) drawn from a seed;
 * ``elenchos.tools``     one audit session: two kernels, the four tools, budget;
 * ``elenchos.types``     what the audit loop exchanges with agents (``ElenchosTurn`` -> ``ToolCall``);
 * ``elenchos.agents``    deterministic agents: Simple Reflex Agent, random, information-optimal;
-* ``elenchos.episode``   the audit loop as a harness episode; ``elenchos.run`` one run directory;
+* ``elenchos.episode``   the audit loop as a harness episode; ``elenchos.run`` one run directory
+                         (``elenchos.harness_cli``: the ``run_eval.py`` glue);
 * ``elenchos.metrics``   per-session scores and aggregates; ``elenchos.report`` tables;
 * ``elenchos.hf_records`` the records of the Hugging Face configs (``builder/elenchos_configs.py``).
 

@@ -39,6 +39,7 @@ Definitions as implemented (decisions are recorded in ``docs/elenchos.md``):
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import os
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -88,6 +89,8 @@ def observe(configs: Sequence[Config], probes: Sequence[Probe], jobs: int | None
     """``{config: (observation per probe)}``, each probe on a fresh kernel. ``jobs > 1`` uses processes
     (the result does not depend on it)."""
     jobs = default_jobs() if jobs is None else max(1, jobs)
+    if multiprocessing.current_process().daemon:  # e.g. a datasets worker: it may not start processes
+        jobs = 1
     sources = [p.source for p in probes]
     configs = list(configs)
     if jobs == 1 or len(configs) * len(sources) < 2000:
