@@ -1,8 +1,7 @@
 """``hf:MODEL_OR_PATH``: a transformers causal LM, batched greedy ``generate`` with left padding.
 
-One ``generate`` call per chunk of ``batch_size`` conversations (all of them by default: one engine call per
-batch); conversations are sorted by length before chunking so padding stays small, and the outputs are put
-back in request order. The chat template comes from the tokenizer (or ``chat_template=PATH``); a template
+One engine call runs ``generate`` over chunks of ``batch_size`` conversations (64 by default; 0 = all at
+once), sorted by length so padding stays small; the outputs are put back in request order. The chat template comes from the tokenizer (or ``chat_template=PATH``); a template
 that refuses a system message gets it prepended to the first user message. Decoding is greedy at temperature
 0 (``do_sample=False``); with temperature > 0 it samples after ``torch.manual_seed(seed)``. A fresh
 ``GenerationConfig`` is used, never the model's defaults (like vLLM's ``generation_config="vllm"``).
@@ -10,7 +9,7 @@ that refuses a system message gets it prepended to the first user message. Decod
 JSON-Schema constrained decoding uses xgrammar (``grammar=xgrammar``, the default when it is installed).
 
 Options (``--solver-opt K=V``): ``dtype`` (auto | bf16 | fp16 | fp32; auto = bf16 on a GPU that supports
-it, else fp32), ``device`` (auto | cpu | cuda | cuda:N | mps), ``batch_size`` (default 0 = the whole batch),
+it, else fp32), ``device`` (auto | cpu | cuda | cuda:N | mps), ``batch_size`` (64; 0 = the whole batch),
 ``grammar`` (auto | xgrammar | none), ``chat_template`` (path to a Jinja file), ``threads`` (torch CPU threads),
 ``trust_remote_code`` (false).
 """
@@ -32,7 +31,7 @@ def create(model: str, opts: Options) -> HFEngine:
         model,
         dtype=opts.choice("dtype", "auto", ("auto", *DTYPES)),
         device=opts.str("device", "auto") or "auto",
-        batch_size=opts.int("batch_size", 0, minimum=0) or 0,
+        batch_size=opts.int("batch_size", 64, minimum=0) or 0,
         grammar=opts.choice("grammar", "auto", ("auto", "xgrammar", "none")),
         chat_template=opts.str("chat_template"),
         threads=opts.int("threads", None, minimum=1),
@@ -45,7 +44,7 @@ def create(model: str, opts: Options) -> HFEngine:
 class HFEngine(Engine):
     backend = "hf"
 
-    def __init__(self, model: str, dtype: str = "auto", device: str = "auto", batch_size: int = 0,
+    def __init__(self, model: str, dtype: str = "auto", device: str = "auto", batch_size: int = 64,
                  grammar: str = "auto", chat_template: str | None = None, threads: int | None = None,
                  trust_remote_code: bool = False):
         super().__init__(model)
