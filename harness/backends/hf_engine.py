@@ -1,8 +1,9 @@
 """``hf:MODEL_OR_PATH``: a transformers causal LM, batched greedy ``generate`` with left padding.
 
 One engine call runs ``generate`` over chunks of ``batch_size`` conversations (64 by default; 0 = all at
-once), sorted by length so padding stays small; the outputs are put back in request order. The chat template comes from the tokenizer (or ``chat_template=PATH``); a template
-that refuses a system message gets it prepended to the first user message. Decoding is greedy at temperature
+once), sorted by length so padding stays small; the outputs are put back in request order. The chat
+template comes from the tokenizer (or ``chat_template=PATH``); a template that refuses a system message
+gets it prepended to the first user message. Decoding is greedy at temperature
 0 (``do_sample=False``); with temperature > 0 it samples after ``torch.manual_seed(seed)``. A fresh
 ``GenerationConfig`` is used, never the model's defaults (like vLLM's ``generation_config="vllm"``).
 
