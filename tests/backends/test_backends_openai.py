@@ -117,7 +117,8 @@ def test_authentication_error_stops_at_once_and_is_redacted(key) -> None:
 
 def test_bad_request_and_malformed_response_are_item_errors(key) -> None:
     engine = make(Script(err(400, "context too long"), httpx2.Response(200, content=b"{not json"),
-                         httpx2.Response(200, json={"unexpected": True}), ok("not json at all")), [])
+                         httpx2.Response(200, json={"unexpected": True}), ok("not json at all")), [],
+                  concurrency=1)  # one thread, so the scripted responses meet the requests in order
     outs = engine.generate([ChatRequest(MESSAGES)] * 4, Decoding())
     assert [o.error is not None for o in outs] == [True, True, True, False]
     assert "HTTP 400" in outs[0].error and outs[3].text == "not json at all"
