@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -137,6 +137,26 @@ def one(constraints: Iterable[Constraint], kind: str) -> Constraint:
     if len(found) > 1 and any(f != found[0] for f in found[1:]):
         raise Inconsistent(f"conflicting {kind} constraints")
     return found[0]
+
+
+def stated_size(constraints: Iterable[Constraint], key: str, statement: Callable[[int], str], what: str,
+                minimum: int = 1) -> int:
+    """The size ``key`` that A's domain statement gives (e.g. ``n_states``), checked against its text.
+
+    ``NotUnique`` when A is not told it; ``Inconsistent`` when two statements disagree or the text does not
+    match the field (so a solver never trusts a size A was not actually told).
+    """
+    from generators.errors import Inconsistent, NotUnique
+
+    found = [c for c in constraints if c["type"] == "domain" and key in c]
+    if not found:
+        raise NotUnique(f"the {what} is not described")
+    if any(f != found[0] for f in found[1:]):
+        raise Inconsistent(f"conflicting descriptions of the {what}")
+    n = found[0][key]
+    if found[0]["statement"] != statement(n) or n < minimum:
+        raise Inconsistent(f"the {what} statement does not match its fields")
+    return n
 
 
 def lin_text(coeffs: dict[str, int | Fraction], rhs: int | Fraction) -> str:

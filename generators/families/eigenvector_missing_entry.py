@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views
+from generators.base import Constraint, Family, Reject, Views, stated_size
 from generators.errors import Inconsistent, NotUnique
 
 ROW_TRIES = 200
@@ -147,15 +147,7 @@ class EigenvectorMissingEntry(Family):
     # ------------------------------------------------------------------ solving from constraints
     @staticmethod
     def _size(constraints: list[Constraint]) -> int:
-        found = [c for c in constraints if c["type"] == "domain" and "n" in c]
-        if not found:
-            raise NotUnique("the size of M is not given")
-        if any(f != found[0] for f in found[1:]):
-            raise Inconsistent("conflicting descriptions of M")
-        n = found[0]["n"]
-        if found[0]["statement"] != matrix_statement(n) or n < 2:
-            raise Inconsistent("the matrix statement does not match its fields")
-        return n
+        return stated_size(constraints, "n", matrix_statement, "matrix", minimum=2)
 
     def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> int:
         n = self._size(constraints)

@@ -22,7 +22,7 @@ from math import lcm
 from operator import mul
 from typing import Any
 
-from generators.base import Constraint, Family, Views, lin_text
+from generators.base import Constraint, Family, Views, lin_text, stated_size
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import coordinate, det, rref
 from generators.linalg import solve_unique
@@ -190,15 +190,7 @@ class LaplaceGrid(Family):
     # ------------------------------------------------------------------ solving from constraints
     @staticmethod
     def _size(constraints: list[Constraint]) -> int:
-        found = [c for c in constraints if c["type"] == "domain" and "grid_size" in c]
-        if not found:
-            raise NotUnique("the grid is not described")
-        if any(f != found[0] for f in found[1:]):
-            raise Inconsistent("conflicting descriptions of the grid")
-        n = found[0]["grid_size"]
-        if found[0]["statement"] != grid_statement(n) or n < 3:
-            raise Inconsistent("the grid statement does not match its fields")
-        return n
+        return stated_size(constraints, "grid_size", grid_statement, "grid", minimum=3)
 
     def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> int:
         n = self._size(constraints)

@@ -22,7 +22,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views
+from generators.base import Constraint, Family, Reject, Views, stated_size
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import det, minor, solve_square
 
@@ -122,15 +122,7 @@ class LinearSystemMissingCoeff(Family):
     # ------------------------------------------------------------------ solving from constraints
     @staticmethod
     def _size(constraints: list[Constraint]) -> int:
-        found = [c for c in constraints if c["type"] == "domain" and "n" in c]
-        if not found:
-            raise NotUnique("the system is not described")
-        if any(f != found[0] for f in found[1:]):
-            raise Inconsistent("conflicting descriptions of the system")
-        n = found[0]["n"]
-        if found[0]["statement"] != system_statement(n) or n < 1:
-            raise Inconsistent("the system statement does not match its fields")
-        return n
+        return stated_size(constraints, "n", system_statement, "system", minimum=1)
 
     def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> Fraction:
         n = self._size(constraints)

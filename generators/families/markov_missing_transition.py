@@ -24,7 +24,7 @@ from itertools import product
 from math import gcd, lcm
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, frac, frac_fields, frac_json
+from generators.base import Constraint, Family, Reject, Views, frac, frac_fields, frac_json, stated_size
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import det, minor
 from generators.linalg import solve_unique
@@ -227,15 +227,7 @@ class MarkovMissingTransition(Family):
     # ------------------------------------------------------------------ solving from constraints
     @staticmethod
     def _size(constraints: list[Constraint]) -> int:
-        found = [c for c in constraints if c["type"] == "domain" and "n_states" in c]
-        if not found:
-            raise NotUnique("the chain is not described")
-        if any(f != found[0] for f in found[1:]):
-            raise Inconsistent("conflicting descriptions of the chain")
-        n = found[0]["n_states"]
-        if found[0]["statement"] != chain_statement(n) or n < 2:
-            raise Inconsistent("the chain statement does not match its fields")
-        return n
+        return stated_size(constraints, "n_states", chain_statement, "chain", minimum=2)
 
     def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> Fraction:
         n = self._size(constraints)
