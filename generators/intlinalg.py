@@ -209,3 +209,14 @@ def admissible(view: list[Constraint], variables: tuple[str, ...], limit: int = 
         return []
     rows, rhs = lin_eqs(view, variables)
     return integer_points(rows, rhs, len(variables), *box, limit=limit)
+
+
+def equation_alternatives(hint: Constraint, view: list[Constraint], variables: tuple[str, ...]) -> list[Constraint]:
+    """``hint`` (a ``lin_eq``) with each right-hand side that an integer point A's view allows would give."""
+    row = [hint["coeffs"].get(v, 0) for v in variables]
+    values: list[int] = []
+    for point in admissible(view, variables):
+        v = sum(k * x for k, x in zip(row, point, strict=True))
+        if v not in values:
+            values.append(v)
+    return [{**hint, "rhs": v} for v in values]

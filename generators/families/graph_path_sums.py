@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views
-from generators.intlinalg import admissible, integer_points, solve_box, with_statement
+from generators.intlinalg import equation_alternatives, integer_points, solve_box, with_statement
 
 EDGES = ("e01", "e12", "e20")
 # path sum name -> (edges, the vertex the two edges share)
@@ -66,14 +66,7 @@ class GraphPathSums(Family):
         return solve_box(constraints, EDGES)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
-        row = [hint["coeffs"].get(e, 0) for e in EDGES]
-        values = []
-        for point in admissible(view_a, EDGES):
-            v = sum(k * x for k, x in zip(row, point, strict=True))
-            if v not in values:
-                values.append(v)
-        for v in values:
-            yield {**hint, "rhs": v}
+        return equation_alternatives(hint, view_a, EDGES)
 
     def render(self, c: Constraint) -> str:
         match c["type"]:

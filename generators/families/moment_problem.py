@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, lin_text
-from generators.intlinalg import admissible, integer_points, solve_box, with_statement
+from generators.intlinalg import equation_alternatives, integer_points, solve_box, with_statement
 
 VARS = ("q0", "q1", "q2")
 # moment slot -> (coefficients k**j for k in the support {0, 1, 2}, label)
@@ -77,14 +77,7 @@ class MomentProblem(Family):
         return solve_box(constraints, VARS)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
-        row = [hint["coeffs"].get(v, 0) for v in VARS]
-        values = []
-        for point in admissible(view_a, VARS):
-            v = sum(k * x for k, x in zip(row, point, strict=True))
-            if v not in values:
-                values.append(v)
-        for v in values:
-            yield {**hint, "rhs": v}
+        return equation_alternatives(hint, view_a, VARS)
 
     def render(self, c: Constraint) -> str:
         match c["type"]:
