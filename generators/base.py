@@ -139,6 +139,11 @@ def one(constraints: Iterable[Constraint], kind: str) -> Constraint:
     return found[0]
 
 
+def missing_slot_note(slot: str, statement: str, **fields: Any) -> Constraint:
+    """The domain fact that tells A which slot is missing (Type B views must carry one; the validator checks)."""
+    return {"type": "domain", "statement": statement, "missing_slot": slot, **fields}
+
+
 def stated_size(constraints: Iterable[Constraint], key: str, statement: Callable[[int], str], what: str,
                 minimum: int = 1) -> int:
     """The size ``key`` that A's domain statement gives (e.g. ``n_states``), checked against its text.

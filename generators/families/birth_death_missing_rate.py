@@ -18,7 +18,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views
+from generators.base import Constraint, Family, Reject, Views, missing_slot_note
 from generators.errors import Inconsistent, NotUnique
 from generators.linalg import solve_unique
 
@@ -117,7 +117,7 @@ def chain_domain(n: int, lo: int, hi: int) -> Constraint:
 
 
 def missing_domain(slot: str) -> Constraint:
-    return {"type": "domain", "statement": missing_statement(slot), "missing_slot": slot}
+    return missing_slot_note(slot, missing_statement(slot))
 
 
 def all_slots(n: int) -> list[str]:

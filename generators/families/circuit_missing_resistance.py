@@ -19,7 +19,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views
+from generators.base import Constraint, Family, Reject, Views, missing_slot_note
 from generators.errors import Inconsistent, NotUnique
 
 MAX_DENOMINATOR = 500
@@ -112,11 +112,7 @@ def network_domain(n: int, lo: int, hi: int, network: str) -> Constraint:
 
 
 def missing_domain(slot: str) -> Constraint:
-    return {
-        "type": "domain",
-        "statement": f"The resistance of {slot} is not given here; your partner knows it.",
-        "missing_slot": slot,
-    }
+    return missing_slot_note(slot, f"The resistance of {slot} is not given here; your partner knows it.")
 
 
 class CircuitMissingResistance(Family):

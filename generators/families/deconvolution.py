@@ -24,7 +24,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, one
+from generators.base import Constraint, Family, Reject, Views, missing_slot_note, one
 from generators.errors import Inconsistent, NotUnique
 
 _SLOT = re.compile(r"^y_(\d+)$")
@@ -67,11 +67,7 @@ def signal_domain(n: int, m: int) -> Constraint:
 
 
 def missing_domain(slot: str) -> Constraint:
-    return {
-        "type": "domain",
-        "statement": f"The measurement {slot} is not given here; your partner knows it.",
-        "missing_slot": slot,
-    }
+    return missing_slot_note(slot, f"The measurement {slot} is not given here; your partner knows it.")
 
 
 class Deconvolution(Family):

@@ -17,7 +17,7 @@ import random
 import re
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views
+from generators.base import Constraint, Family, Reject, Views, missing_slot_note
 from generators.errors import Inconsistent, NotUnique
 
 SIZE = 3
@@ -79,11 +79,7 @@ def qualifying_hints(g: int, target: tuple[int, int]) -> list[tuple[int, int]]:
 
 
 def missing_domain(slot: str) -> Constraint:
-    return {
-        "type": "domain",
-        "statement": f"No cell values are given here; your partner knows the value of {slot}.",
-        "missing_slot": slot,
-    }
+    return missing_slot_note(slot, f"No cell values are given here; your partner knows the value of {slot}.")
 
 
 class DiscreteTomography(Family):

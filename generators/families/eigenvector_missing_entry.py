@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, stated_size
+from generators.base import Constraint, Family, Reject, Views, missing_slot_note, stated_size
 from generators.errors import Inconsistent, NotUnique
 
 ROW_TRIES = 200
@@ -129,7 +129,7 @@ class EigenvectorMissingEntry(Family):
         entries = [{"type": "matrix_entry", "row": r, "col": c, "value": m[r][c]} for r in range(n) for c in range(n)]
         hint = entries[i * n + j]
         a: list[Constraint] = [{"type": "domain", "statement": matrix_statement(n), "n": n}]
-        a += [{"type": "domain", "statement": missing_statement(slot), "missing_slot": slot} if e is hint else e
+        a += [missing_slot_note(slot, missing_statement(slot)) if e is hint else e
               for e in entries]
         a += [{"type": "eigvec", "index": c, "value": v[c]} for c in range(n)]
         return Views(

@@ -22,7 +22,7 @@ from math import lcm
 from operator import mul
 from typing import Any
 
-from generators.base import Constraint, Family, Views, lin_text, stated_size
+from generators.base import Constraint, Family, Views, lin_text, missing_slot_note, stated_size
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import coordinate, det, rref
 from generators.linalg import solve_unique
@@ -173,7 +173,7 @@ class LaplaceGrid(Family):
         hint = next(c for c in values if c["var"] == slot)
         a: list[Constraint] = [{"type": "domain", "statement": grid_statement(n), "grid_size": n}]
         a += [laplace_equation(i, j) for i, j in interior(n)]
-        a += [{"type": "domain", "statement": missing_statement(slot), "missing_slot": slot} if c is hint else c
+        a += [missing_slot_note(slot, missing_statement(slot)) if c is hint else c
               for c in values]
         return Views(
             a=a,

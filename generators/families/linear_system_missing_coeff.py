@@ -22,7 +22,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, stated_size
+from generators.base import Constraint, Family, Reject, Views, missing_slot_note, stated_size
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import det, minor, solve_square
 
@@ -105,7 +105,7 @@ class LinearSystemMissingCoeff(Family):
         coeffs = [{"type": "coeff", "row": r, "col": c, "value": a[r][c]} for r in range(n) for c in range(n)]
         hint = coeffs[i * n + j]
         view: list[Constraint] = [{"type": "domain", "statement": system_statement(n), "n": n}]
-        view += [{"type": "domain", "statement": missing_statement(slot), "missing_slot": slot} if c is hint else c
+        view += [missing_slot_note(slot, missing_statement(slot)) if c is hint else c
                  for c in coeffs]
         view += [{"type": "rhs", "row": r, "value": b[r]} for r in range(n)]
         return Views(

@@ -24,7 +24,17 @@ from itertools import product
 from math import gcd, lcm
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, frac, frac_fields, frac_json, stated_size
+from generators.base import (
+    Constraint,
+    Family,
+    Reject,
+    Views,
+    frac,
+    frac_fields,
+    frac_json,
+    missing_slot_note,
+    stated_size,
+)
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import det, minor
 from generators.linalg import solve_unique
@@ -201,12 +211,7 @@ class MarkovMissingTransition(Family):
         ]
         hint = entries[r * n + c]
         slot, derived_slot = slot_of(r, c), slot_of(r, derived)
-        gap = {
-            "type": "domain",
-            "statement": missing_statement(slot, derived_slot),
-            "missing_slot": slot,
-            "derived_slot": derived_slot,
-        }
+        gap = missing_slot_note(slot, missing_statement(slot, derived_slot), derived_slot=derived_slot)
         a: list[Constraint] = [{"type": "domain", "statement": chain_statement(n), "n_states": n}]
         for e in entries:
             if e is hint:

@@ -22,7 +22,7 @@ import re
 from math import gcd
 from typing import Any
 
-from generators.base import Constraint, Family, Views, by_type
+from generators.base import Constraint, Family, Views, by_type, missing_slot_note
 from generators.errors import Inconsistent, NotUnique
 
 POINT_RANGE = (-3, 3)
@@ -127,12 +127,11 @@ class PolyInterpolation(Family):
             "statement": f"p is a polynomial in x of degree exactly {delta} (its x^{delta} coefficient is not zero) "
             f"with integer coefficients. It has been evaluated at the {delta + 1} points x = {xs_text}.",
         }
-        missing = {
-            "type": "domain",
-            "missing_slot": slot,
-            "statement": f"The value {slot} (p at x = {xh}) is not given; your partner knows it. "
+        missing = missing_slot_note(
+            slot,
+            f"The value {slot} (p at x = {xh}) is not given; your partner knows it. "
             f"All the other evaluations are listed.",
-        }
+        )
         a = [definition, *[p for i, p in enumerate(points) if i != hidden], missing]
         qx = z["query_x"]
         return Views(

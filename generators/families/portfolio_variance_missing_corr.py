@@ -25,7 +25,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, frac, frac_json
+from generators.base import Constraint, Family, Reject, Views, frac, frac_json, missing_slot_note
 from generators.errors import Inconsistent, NotUnique
 
 MAX_DENOMINATOR = 500
@@ -135,12 +135,11 @@ class PortfolioVarianceMissingCorr(Family):
             f"matrix is positive semidefinite (a valid correlation matrix).",
         }
         others = "" if n == 2 else " All the other correlations are listed."
-        missing = {
-            "type": "domain",
-            "missing_slot": slot,
-            "statement": f"The correlation {slot} between assets {a} and {b} is not given; your partner knows it."
+        missing = missing_slot_note(
+            slot,
+            f"The correlation {slot} between assets {a} and {b} is not given; your partner knows it."
             + others,
-        }
+        )
         a_view = [definition, *weights, *stds, *[c for c in corrs if c is not hint], missing]
         return Views(
             a=a_view,

@@ -24,7 +24,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from generators.base import Constraint, Family, Views, frac, frac_json
+from generators.base import Constraint, Family, Views, frac, frac_json, missing_slot_note
 from generators.errors import Inconsistent, NotUnique
 
 ROW_PARTS = (1, 4)
@@ -178,13 +178,12 @@ class SteadyStateMissingEmission(Family):
             f"Every row of P and every row of E is a probability distribution (entries between 0 and 1 that "
             f"sum to 1). pi is the stationary distribution of P (pi P = pi, with entries summing to 1).",
         }
-        missing = {
-            "type": "domain",
-            "missing_slot": slot,
-            "statement": f"The emission probability {slot} (symbol {o_star} in state {s_star}) is not given; your "
+        missing = missing_slot_note(
+            slot,
+            f"The emission probability {slot} (symbol {o_star} in state {s_star}) is not given; your "
             f"partner knows it. E[{s_star}][{derived}] is not given either: it is 1 minus the other entries of "
             f"row {s_star} of E. All the other entries of P and E are listed.",
-        }
+        )
         a = [definition, *transitions, *[e for e in emissions if e is not hint and e is not withheld], missing]
         return Views(
             a=a,
