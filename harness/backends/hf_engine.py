@@ -9,20 +9,31 @@ gets it prepended to the first user message. Decoding is greedy at temperature
 
 JSON-Schema constrained decoding uses xgrammar (``grammar=xgrammar``, the default when it is installed).
 
+Prefill (``prefill=ragged``, the default where the model allows it; see ``hf_prefill``): each prompt's blocks
+already seen (the role's system prompt, the conversation's previous turn) come from a prefix cache of at most
+``prefix_cache_gib`` GiB; only the rest is computed, in groups of similar length, and ``generate`` decodes
+from a preallocated cache. ``prefill=padded`` is the plain left-padded ``generate``.
+
 Options (``--solver-opt K=V``): ``dtype`` (auto | bf16 | fp16 | fp32; auto = bf16 on a GPU that supports
 it, else fp32), ``device`` (auto | cpu | cuda | cuda:N | mps), ``batch_size`` (64; 0 = the whole batch),
 ``grammar`` (auto | xgrammar | none), ``chat_template`` (path to a Jinja file), ``threads`` (torch CPU threads),
-``trust_remote_code`` (false).
+``trust_remote_code`` (false), ``prefill`` (auto | ragged | padded), ``prefix_cache_gib`` (auto = a tenth of the
+free GPU memory after loading, or of the machine's RAM on CPU; 0 = off),
+``prefill_rows`` (16: rows per prefill forward pass).
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from harness.backends.base import BackendError, ChatRequest, Completion, Decoding, Engine
+from harness.backends.hf_prefill import Prepared, RaggedPrefill, ragged_unsupported
 from harness.backends.options import Options
+from harness.backends.prefix_cache import PrefixCache
 
-ENGINE_OPTIONS = ("dtype", "device", "batch_size", "grammar", "chat_template", "threads", "trust_remote_code")
+ENGINE_OPTIONS = ("dtype", "device", "batch_size", "grammar", "chat_template", "threads", "trust_remote_code",
+                  "prefill", "prefix_cache_gib", "prefill_rows")
 DTYPES = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16", "fp32": "float32",
           "float32": "float32"}
 
@@ -37,6 +48,9 @@ def create(model: str, opts: Options) -> HFEngine:
         chat_template=opts.str("chat_template"),
         threads=opts.int("threads", None, minimum=1),
         trust_remote_code=opts.bool("trust_remote_code", False),
+        prefill=opts.choice("prefill", "auto", ("auto", "ragged", "padded")),
+        prefix_cache_gib=_gib_option(opts, "prefix_cache_gib"),
+        prefill_rows=opts.int("prefill_rows", 16, minimum=1) or 16,
     )
     opts.finish()
     return engine
@@ -47,7 +61,8 @@ class HFEngine(Engine):
 
     def __init__(self, model: str, dtype: str = "auto", device: str = "auto", batch_size: int = 64,
                  grammar: str = "auto", chat_template: str | None = None, threads: int | None = None,
-                 trust_remote_code: bool = False):
+                 trust_remote_code: bool = False, prefill: str = "auto", prefix_cache_gib: float | None = None,
+                 prefill_rows: int = 16):
         super().__init__(model)
         try:
             import torch
@@ -92,29 +107,58 @@ class HFEngine(Engine):
                     raise BackendError(f"hf backend: grammar=xgrammar but xgrammar is not installed: {exc}") from exc
                 self.why_no_schema = f"xgrammar is not installed ({exc})"
         self.supports_schema = self.grammars is not None
+        self.ragged = self._ragged_prefill(prefill, prefix_cache_gib, prefill_rows)
+        self.options.update(prefill="ragged" if self.ragged else "padded", prefill_rows=prefill_rows,
+                            prefix_cache_gib="auto" if prefix_cache_gib is None else prefix_cache_gib)
+
+    def _ragged_prefill(self, prefill: str, prefix_cache_gib: float | None,
+                        prefill_rows: int) -> RaggedPrefill | None:
+        if prefill == "padded":
+            return None
+        why = ragged_unsupported(self.lm)
+        if why is not None:
+            if prefill == "ragged":
+                raise BackendError(f"hf backend: prefill=ragged is not possible for {self.model!r}: {why}")
+            self.options["prefill_fallback"] = why
+            return None
+        size = _auto_cache_bytes(self.torch, self.device) if prefix_cache_gib is None else int(prefix_cache_gib * 2**30)
+        cache = PrefixCache(size) if size > 0 else None
+        return RaggedPrefill(self.lm, self.pad_id, self.device, cache, prefill_rows)
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), **self.options, "grammar": "xgrammar" if self.grammars else "none"}
 
+    def _record_prefill(self) -> None:
+        if self.ragged is None:
+            return
+        self.stats.extra["prefill"] = self.ragged.summary()
+
     # ------------------------------------------------------------------------------------------ prompts
     def encode(self, messages: list[dict[str, str]]) -> list[int]:
+        return self.encode_many([messages])[0]
+
+    def encode_many(self, conversations: list[list[dict[str, str]]]) -> list[list[int]]:
+        """Token ids of each conversation under the chat template, with the generation prompt.
+
+        Rendered one by one (templates are Jinja), tokenized in one batch (the Rust tokenizer runs it in
+        parallel); the same ids as ``apply_chat_template(..., tokenize=True)``, which adds no special tokens.
+        """
+        texts = [self._render(messages) for messages in conversations]
+        return [list(ids) for ids in self.tokenizer(texts, add_special_tokens=False)["input_ids"]]
+
+    def _render(self, messages: list[dict[str, str]]) -> str:
         try:
-            ids = self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True,
-                                                     return_dict=False)
+            return self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
         except Exception as exc:  # a template that refuses the system role (jinja raises)
             if not messages or messages[0].get("role") != "system":
                 raise BackendError(f"hf backend: chat template failed: {exc}") from exc
-            merged = [dict(m) for m in messages[1:]]
+            merged = [dict(m) for m in messages[1:]] or [{"role": "user", "content": ""}]
             merged[0]["content"] = messages[0]["content"] + "\n\n" + merged[0]["content"]
-            ids = self.tokenizer.apply_chat_template(merged, add_generation_prompt=True, tokenize=True,
-                                                     return_dict=False)
-        if isinstance(ids, dict) or hasattr(ids, "keys"):
-            ids = ids["input_ids"]
-        return list(ids)
+            return self.tokenizer.apply_chat_template(merged, add_generation_prompt=True, tokenize=False)
 
     # ------------------------------------------------------------------------------------------ generation
     def _generate(self, requests: list[ChatRequest], decoding: Decoding) -> list[Completion]:
-        encoded = [self.encode(r.messages) for r in requests]
+        encoded = self.encode_many([r.messages for r in requests])
         order = sorted(range(len(requests)), key=lambda i: (-len(encoded[i]), i))
         size = self.batch_size or len(order)
         out: list[Completion | None] = [None] * len(requests)
@@ -123,6 +167,7 @@ class HFEngine(Engine):
             results = self._generate_chunk([encoded[i] for i in chunk], [requests[i] for i in chunk], decoding)
             for i, completion in zip(chunk, results, strict=True):
                 out[i] = completion
+        self._record_prefill()
         return out  # type: ignore[return-value]
 
     def _generate_chunk(self, prompts: list[list[int]], requests: list[ChatRequest],
@@ -130,12 +175,6 @@ class HFEngine(Engine):
         torch = self.torch
         from transformers import GenerationConfig
 
-        width = max(len(p) for p in prompts)
-        input_ids = torch.full((len(prompts), width), self.pad_id, dtype=torch.long)
-        mask = torch.zeros((len(prompts), width), dtype=torch.long)
-        for row, ids in enumerate(prompts):
-            input_ids[row, width - len(ids):] = torch.tensor(ids, dtype=torch.long)
-            mask[row, width - len(ids):] = 1
         limits = [r.max_tokens or decoding.max_tokens for r in requests]
         sample = decoding.temperature > 0
         config = GenerationConfig(max_new_tokens=max(limits), do_sample=sample, eos_token_id=self.stop_ids,
@@ -148,21 +187,41 @@ class HFEngine(Engine):
             processors.append(self.grammars.processor(schemas))
         if sample:
             torch.manual_seed(decoding.seed)
+        inputs, prepared = self._inputs(prompts, max(limits))
+        width = inputs["input_ids"].shape[1]
         with torch.inference_mode():
-            output = self.lm.generate(input_ids=input_ids.to(self.device), attention_mask=mask.to(self.device),
-                                         generation_config=config, logits_processor=processors or None)
+            output = self.lm.generate(**inputs, generation_config=config, logits_processor=processors or None)
         new = output[:, width:].tolist()
-        results = []
+        results, kept_rows = [], []
         stops = set(self.stop_ids)
         for row, tokens in enumerate(new):
             tokens = tokens[: limits[row]]
             end = next((k for k, t in enumerate(tokens) if t in stops), None)
             kept = tokens if end is None else tokens[:end]
+            kept_rows.append(kept)
             text = self.tokenizer.decode(kept, skip_special_tokens=True)
             results.append(Completion(text=text, prompt_tokens=len(prompts[row]),
                                       completion_tokens=len(kept) + (0 if end is None else 1),
                                       finish_reason="length" if end is None else "stop"))
+        if prepared is not None:
+            self.ragged.remember(prompts, prepared, kept_rows, output.shape[1] - width)
         return results
+
+    def _inputs(self, prompts: list[list[int]], max_new_tokens: int) -> tuple[dict[str, Any], Prepared | None]:
+        """generate()'s inputs: left-padded prompts, and with ragged prefill the cache of all but their last token."""
+        if self.ragged is not None:
+            prepared = self.ragged.prepare(prompts, max_new_tokens)
+            if prepared is not None:
+                return {"input_ids": prepared.input_ids, "attention_mask": prepared.attention_mask,
+                        prepared.cache_kwarg: prepared.cache}, prepared
+        torch = self.torch
+        width = max(len(p) for p in prompts)
+        input_ids = torch.full((len(prompts), width), self.pad_id, dtype=torch.long)
+        mask = torch.zeros((len(prompts), width), dtype=torch.long)
+        for row, ids in enumerate(prompts):
+            input_ids[row, width - len(ids):] = torch.tensor(ids, dtype=torch.long)
+            mask[row, width - len(ids):] = 1
+        return {"input_ids": input_ids.to(self.device), "attention_mask": mask.to(self.device)}, None
 
     def close(self) -> None:
         model = getattr(self, "lm", None)
@@ -170,6 +229,23 @@ class HFEngine(Engine):
             del self.lm
             if self.device.startswith("cuda"):
                 self.torch.cuda.empty_cache()
+
+
+def _gib_option(opts: Options, key: str) -> float | None:
+    if (opts.str(key, "auto") or "auto") == "auto":
+        return None
+    return opts.float(key, minimum=0.0)
+
+
+def _auto_cache_bytes(torch: Any, device: str) -> int:
+    """A tenth of the device's free memory (GPU), or of the machine's memory (CPU and others)."""
+    if device.startswith("cuda"):
+        free, _ = torch.cuda.mem_get_info(torch.device(device))
+        return int(free) // 10
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 10
+    except (ValueError, OSError, AttributeError):
+        return 2**30
 
 
 def _resolve_device(torch: Any, device: str) -> str:
