@@ -56,22 +56,22 @@ class GrammarLogitsProcessor(transformers.LogitsProcessor):
         self.bitmask = xgr.allocate_token_bitmask(len(grammars), vocab_size)
         self.stop_token_ids = stop_token_ids
         self.started = False
-        self.broken = [False] * len(grammars)
+        self.filling = [i for i, m in enumerate(self.matchers) if m is not None]  # grammar not finished yet
+        self.finished: list[int] = []  # grammar finished: only a stop token may follow
 
     def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
-        rows = [i for i, m in enumerate(self.matchers) if m is not None and not self.broken[i]]
-        if self.started:
-            live = [i for i in rows if not self.matchers[i].is_terminated()]
-            if live:
-                tokens = input_ids[live, -1].tolist()
-                accepted = self.batch.batch_accept_token([self.matchers[i] for i in live], tokens)
-                for i, ok in zip(live, accepted, strict=True):
-                    if not ok:
-                        self.broken[i] = True
+        if self.started and self.filling:
+            tokens = input_ids[self.filling, -1].tolist()
+            accepted = self.batch.batch_accept_token([self.matchers[i] for i in self.filling], tokens)
+            still = []
+            for i, ok in zip(self.filling, accepted, strict=True):
+                if not ok:  # left to lenient parsing
+                    continue
+                (self.finished if self.matchers[i].is_terminated() else still).append(i)
+            self.filling = still
         self.started = True
-        fill = [i for i in rows if not self.broken[i] and not self.matchers[i].is_terminated()]
-        done = [i for i in rows if not self.broken[i] and self.matchers[i].is_terminated()]
-        if fill:
+        if self.filling:
+            fill = self.filling
             self.batch.batch_fill_next_token_bitmask([self.matchers[i] for i in fill], self.bitmask, indices=fill)
             device = scores.device
             if device.type not in ("cuda", "cpu"):
@@ -80,7 +80,8 @@ class GrammarLogitsProcessor(transformers.LogitsProcessor):
                 scores = cpu.to(device)
             else:
                 self.xgr.apply_token_bitmask_inplace(scores, self.bitmask.to(device), indices=fill)
-        if done:
+        if self.finished:
+            done = self.finished
             keep = scores[done][:, self.stop_token_ids].clone()
             scores[done] = float("-inf")
             scores[torch.tensor(done).unsqueeze(1), torch.tensor(self.stop_token_ids).unsqueeze(0)] = keep
