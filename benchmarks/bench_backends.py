@@ -2,6 +2,7 @@
 
     python benchmarks/bench_backends.py [--slice 110] [--full] [--regimes zero_shot,four_shot]
                                         [--responder rule|same] [--backend hf|vllm] [--device cpu]
+                                        [--engine-opt K=V ...]
     python benchmarks/bench_backends.py --throughput [--backend hf|vllm] [--device cuda] [--n 256]
 
 Default mode (CPU): builds the tiny model and the default split (seed 1234, 20/50 typed; not timed), then per
@@ -13,7 +14,9 @@ regime runs
 
 The solver is ``hf:`` (or ``vllm:``) on the tiny model with short replies (max_tokens 40, no reasoning field,
 constrained decoding); the responder is ``rule`` (or the same model with ``--responder same``). Targets: the
-batched slice at least 10x faster than one-by-one; at most ``2 x (max turns + 1)`` engine calls per regime.
+batched run at least 10x faster than one-by-one (with ``--full``: the full split's time per instance against the
+one-by-one slice's; without: the slice's two runs); at most ``2 x (max turns + 1)`` engine calls per regime.
+The hf engine's prefill figures (prompt tokens reused from the prefix cache, forward passes) are in each run.
 The model is random, so batched and one-by-one transcripts may differ token-wise (batch composition changes
 near-tied logits); identical results are tested with a deterministic engine in tests/backends.
 
@@ -41,18 +44,19 @@ SOLVER_OPTS = {"max_tokens": "40", "reasoning": "false", "request_chars": "20"}
 RESPONDER_OPTS = {"max_tokens": "40", "hint_chars": "12"}
 
 
-def engine_opts(backend: str, device: str) -> dict[str, str]:
+def engine_opts(backend: str, device: str, extra: list[str] | None = None) -> dict[str, str]:
+    given = dict(item.split("=", 1) for item in extra or [])
     if backend == "hf":
-        return {"device": device, "batch_size": "256"}
+        return {"device": device, "batch_size": "256", **given}
     opts = {"max_model_len": "4096", "dtype": "float32" if device == "cpu" else "auto"}
     if device == "cpu":
         opts.update(enforce_eager="true", kv_cache_gib="2")
-    return opts
+    return {**opts, **given}
 
 
 def run_one(dataset: Path, out: Path, model: Path, args: argparse.Namespace, max_concurrent: int | None) -> dict:
     spec = f"{args.backend}:{model}"
-    eng = engine_opts(args.backend, args.device)
+    eng = engine_opts(args.backend, args.device, args.engine_opt)
     responder = spec if args.responder == "same" else "rule"
     cfg = MiraRunConfig(dataset=str(dataset), out=str(out), solver=spec, responder=responder,
                         solver_options={**SOLVER_OPTS, **eng},
@@ -68,6 +72,7 @@ def run_one(dataset: Path, out: Path, model: Path, args: argparse.Namespace, max
     backends = info["sessions"][-1].get("backends", {})
     tokens = {role: {k: u.get(k, 0) for k in ("prompt_tokens", "completion_tokens")} for role, u in usage.items()}
     engine_s = sum(b.get("seconds", 0.0) for b in backends.values())
+    prefill = backends.get("solver", {}).get("engine_totals", {}).get("prefill")
     return {
         "instances": len(records),
         "max_concurrent": max_concurrent,
@@ -80,6 +85,7 @@ def run_one(dataset: Path, out: Path, model: Path, args: argparse.Namespace, max
         "tokens": tokens,
         "solver_parse_errors": result.metrics["overall"]["solver_parse_errors"],
         "answered": result.metrics["overall"].get("answered"),
+        **({"prefill": prefill} if prefill else {}),
     }
 
 
@@ -114,7 +120,10 @@ def mira_bench(args: argparse.Namespace, root: Path, model: Path) -> dict:
             entry["speedup_full_estimate"] = round(o["s_per_instance"] / f["s_per_instance"], 1)
         runs = [r for k, r in entry.items() if isinstance(r, dict) and r.get("max_concurrent") is None]
         entry["engine_calls_within_bound"] = all(r["engine_calls"] <= r["engine_calls_bound"] for r in runs)
-        entry["speedup_target_met"] = entry["speedup_slice"] >= 10
+        # The target is for the batched run against one-by-one: with --full, the full split's per-instance time
+        # against the one-by-one slice's (one-by-one over all 2,310 instances would take over half an hour).
+        entry["speedup"] = entry["speedup_full_estimate"] if args.full else entry["speedup_slice"]
+        entry["speedup_target_met"] = entry["speedup"] >= 10
         report["regimes"][regime] = entry
     return report
 
@@ -128,7 +137,7 @@ def throughput(args: argparse.Namespace, model: Path) -> dict:
     instances = spread(list(generate(typed_slots(20, 50), 1234)), args.n)
     turns = [MiraEpisode(inst, EpisodeConfig()).pending().payload for inst in instances]
     module = mira_agents._engine_module(args.backend)
-    raw = engine_opts(args.backend, args.device)
+    raw = engine_opts(args.backend, args.device, args.engine_opt)
     started = time.perf_counter()
     engine = module.create(str(model), Options(args.backend, raw))
     load_s = time.perf_counter() - started
@@ -164,6 +173,8 @@ def main() -> int:
     parser.add_argument("--throughput", action="store_true")
     parser.add_argument("--n", type=int, default=256, help="--throughput: conversations in the one call")
     parser.add_argument("--max-tokens", type=int, default=128, help="--throughput: max tokens per reply")
+    parser.add_argument("--engine-opt", action="append", default=[], metavar="K=V",
+                        help="an engine option for both runs (e.g. prefill=padded to measure without prefix caching)")
     parser.add_argument("--json", help="also write the report here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench_backends_") as tmp:
