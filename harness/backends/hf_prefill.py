@@ -171,36 +171,47 @@ class RaggedPrefill:
         template = next(pieces[0] for pieces in pieces_per_row if pieces)
         stacked = [(k.new_zeros((len(pieces_per_row), k.shape[0], width, k.shape[2])),
                     v.new_zeros((len(pieces_per_row), v.shape[0], width, v.shape[2]))) for k, v in template]
-        for i, pieces in enumerate(pieces_per_row):
-            end = width
-            for piece in reversed(pieces):
-                n = piece[0][0].shape[1]
-                for (keys, values), (k, v) in zip(stacked, piece, strict=True):
-                    keys[i, :, end - n:end] = k
-                    values[i, :, end - n:end] = v
-                end -= n
+        _write(pieces_per_row, stacked, width)
         return stacked
 
     def _decode_inputs(self, prompts: list[list[int]], rows: list[Row], max_new_tokens: int) -> Prepared:
         torch = self.torch
-        from transformers import StaticCache
-
         width = max(len(p) for p in prompts) - 1
         ids = torch.full((len(prompts), width + 1), self.pad_id, dtype=torch.long)
         mask = torch.zeros((len(prompts), width + 1), dtype=torch.long)
         for r, p in enumerate(prompts):
             ids[r, width + 1 - len(p):] = torch.tensor(p, dtype=torch.long)
             mask[r, width + 1 - len(p):] = 1
-        stacked = self._stack([row.pieces for row in rows], width)
+        pieces = [row.pieces for row in rows]
         if len(prompts) == 1:  # no padding: a growing cache needs no mask, and one row is cheap to copy
             from transformers import DynamicCache
 
-            return Prepared(ids.to(self.device), mask.to(self.device), DynamicCache(ddp_cache_data=stacked),
-                            self.kwarg)
-        cache = StaticCache(config=self.lm.config, max_cache_len=width + max_new_tokens)
-        for layer, (keys, values) in enumerate(stacked):
-            cache.update(keys, values, layer, {"cache_position": torch.arange(width, device=keys.device)})
+            cache = DynamicCache(ddp_cache_data=self._stack(pieces, width))
+        else:
+            cache = self._static_cache(pieces, width, width + max_new_tokens)
         return Prepared(ids.to(self.device), mask.to(self.device), cache, self.kwarg)
+
+    def _static_cache(self, pieces: list[list[States]], width: int, size: int) -> Any:
+        """A StaticCache of ``size`` positions holding the rows' states in its first ``width``, written in place."""
+        torch = self.torch
+        from transformers import StaticCache
+
+        cache = StaticCache(config=self.lm.config, max_cache_len=size)
+        template = next(p[0] for p in pieces if p)
+        for layer, (k, v) in enumerate(template):  # allocates each layer's buffers for this batch
+            cache.update(k.new_zeros((len(pieces), k.shape[0], 0, k.shape[2])),
+                         v.new_zeros((len(pieces), v.shape[0], 0, v.shape[2])), layer,
+                         {"cache_position": torch.arange(0, device=k.device)})
+        layers = cache.layers
+        if all(isinstance(getattr(layer, "cumulative_length", None), torch.Tensor) for layer in layers):
+            _write(pieces, [(layer.keys, layer.values) for layer in layers], width)
+            for layer in layers:
+                layer.cumulative_length.fill_(width)
+            return cache
+        cache = StaticCache(config=self.lm.config, max_cache_len=size)  # a transformers without that counter
+        for layer, (keys, values) in enumerate(self._stack(pieces, width)):
+            cache.update(keys, values, layer, {"cache_position": torch.arange(width, device=keys.device)})
+        return cache
 
     def remember(self, prompts: list[list[int]], prepared: Prepared, generated: list[list[int]], steps: int) -> None:
         """Keep the states decoding computed too (each prompt and what was generated before its stop): the
@@ -234,6 +245,18 @@ class Row:
 
     def done(self, target_len: int) -> bool:
         return sum(p[0][0].shape[1] for p in self.pieces) >= target_len if self.pieces else target_len == 0
+
+
+def _write(pieces_per_row: list[list[States]], buffers: States, end: int) -> None:
+    """Copy each row's pieces into ``buffers`` (one (keys, values) pair per layer), the row ending at ``end``."""
+    for i, pieces in enumerate(pieces_per_row):
+        stop = end
+        for piece in reversed(pieces):
+            n = piece[0][0].shape[1]
+            for (keys, values), (k, v) in zip(buffers, piece, strict=True):
+                keys[i, :, stop - n:stop] = k
+                values[i, :, stop - n:stop] = v
+            stop -= n
 
 
 def _work(r: int, targets: list[list[int]], rows: list[Row]) -> int:

@@ -30,10 +30,12 @@ class _Edge:
     states: States
     parent: _Edge | None
     children: dict[tuple[int, ...], _Edge] = field(default_factory=dict)  # keyed by the child's first block
+    nbytes: int = 0
+    path_bytes: int = 0  # this edge's bytes and its ancestors'
 
-    @property
-    def nbytes(self) -> int:
-        return sum(_nbytes(k) + _nbytes(v) for k, v in self.states)
+    def __post_init__(self) -> None:
+        self.nbytes = sum(_nbytes(k) + _nbytes(v) for k, v in self.states)
+        self.path_bytes = self.nbytes + (self.parent.path_bytes if self.parent is not None else 0)
 
 
 class PrefixCache:
@@ -97,7 +99,7 @@ class PrefixCache:
             last, matched = path[-1]
             parent = self._split(last, matched) if matched < len(last.tokens) else last
         per_token = sum(_nbytes(k[:, :1]) + _nbytes(v[:, :1]) for k, v in states)
-        room = self.max_bytes - sum(edge.nbytes for edge in _ancestors(parent))
+        room = self.max_bytes - parent.path_bytes
         fits = room // max(per_token, 1) // self.block_tokens * self.block_tokens
         end = min(end, hit + fits)  # a path longer than the whole cache keeps its first blocks
         if end <= hit:
@@ -114,11 +116,14 @@ class PrefixCache:
         """Cut ``edge`` after ``at`` tokens; returns the upper part (which keeps ``edge``'s place in the tree)."""
         lower = _Edge(edge.tokens[at:], [(k[:, at:].clone(), v[:, at:].clone()) for k, v in edge.states], edge,
                       edge.children)
+        lower.path_bytes = edge.path_bytes
         for child in lower.children.values():
             child.parent = lower
         edge.tokens = edge.tokens[:at]
         edge.states = [(k[:, :at].clone(), v[:, :at].clone()) for k, v in edge.states]
         edge.children = {lower.tokens[:self.block_tokens]: lower}
+        edge.nbytes -= lower.nbytes
+        edge.path_bytes -= lower.nbytes  # the edges below keep theirs
         self._lru[lower] = None
         self._lru.move_to_end(edge)
         return edge
