@@ -2,7 +2,7 @@
 
     python benchmarks/bench_backends.py [--slice 110] [--full] [--regimes zero_shot,four_shot]
                                         [--responder rule|same] [--backend hf|vllm] [--device cpu]
-                                        [--engine-opt K=V ...]
+                                        [--engine-opt K=V ...] [--padded-baseline]
     python benchmarks/bench_backends.py --throughput [--backend hf|vllm] [--device cuda] [--n 256]
 
 Default mode (CPU): builds the tiny model and the default split (seed 1234, 20/50 typed; not timed), then per
@@ -16,7 +16,8 @@ The solver is ``hf:`` (or ``vllm:``) on the tiny model with short replies (max_t
 constrained decoding); the responder is ``rule`` (or the same model with ``--responder same``). Targets: the
 batched run at least 10x faster than one-by-one (with ``--full``: the full split's time per instance against the
 one-by-one slice's; without: the slice's two runs); at most ``2 x (max turns + 1)`` engine calls per regime.
-The hf engine's prefill figures (prompt tokens reused from the prefix cache, forward passes) are in each run.
+The hf engine's prefill figures (prompt tokens reused from the prefix cache, forward passes) are in each run;
+``--padded-baseline`` adds the slice batched with ``prefill=padded`` (plain left-padded ``generate``).
 The model is random, so batched and one-by-one transcripts may differ token-wise (batch composition changes
 near-tied logits); identical results are tested with a deterministic engine in tests/backends.
 
@@ -110,6 +111,13 @@ def mira_bench(args: argparse.Namespace, root: Path, model: Path) -> dict:
             print(f"[{regime}] full split batched: {json.dumps(entry['full_batched'])}", file=sys.stderr)
         entry["slice_batched"] = run_one(files["slice"], root / f"{regime}-slice-b", model, args, None)
         print(f"[{regime}] slice batched: {json.dumps(entry['slice_batched'])}", file=sys.stderr)
+        if args.padded_baseline and args.backend == "hf":
+            plain = argparse.Namespace(**{**vars(args), "engine_opt": [*args.engine_opt, "prefill=padded"]})
+            entry["slice_batched_padded"] = run_one(files["slice"], root / f"{regime}-slice-p", model, plain, None)
+            print(f"[{regime}] slice batched, prefill=padded: {json.dumps(entry['slice_batched_padded'])}",
+                  file=sys.stderr)
+            entry["speedup_of_ragged_prefill"] = round(entry["slice_batched_padded"]["wall_s"]
+                                                       / entry["slice_batched"]["wall_s"], 1)
         entry["slice_one_by_one"] = run_one(files["slice"], root / f"{regime}-slice-1", model, args, 1)
         print(f"[{regime}] slice one-by-one: {json.dumps(entry['slice_one_by_one'])}", file=sys.stderr)
         b, o = entry["slice_batched"], entry["slice_one_by_one"]
@@ -118,7 +126,7 @@ def mira_bench(args: argparse.Namespace, root: Path, model: Path) -> dict:
             f = entry["full_batched"]
             entry["one_by_one_full_estimate_s"] = round(o["s_per_instance"] * f["instances"], 1)
             entry["speedup_full_estimate"] = round(o["s_per_instance"] / f["s_per_instance"], 1)
-        runs = [r for k, r in entry.items() if isinstance(r, dict) and r.get("max_concurrent") is None]
+        runs = [r for r in entry.values() if isinstance(r, dict) and r.get("max_concurrent") is None]
         entry["engine_calls_within_bound"] = all(r["engine_calls"] <= r["engine_calls_bound"] for r in runs)
         # The target is for the batched run against one-by-one: with --full, the full split's per-instance time
         # against the one-by-one slice's (one-by-one over all 2,310 instances would take over half an hour).
@@ -175,6 +183,8 @@ def main() -> int:
     parser.add_argument("--max-tokens", type=int, default=128, help="--throughput: max tokens per reply")
     parser.add_argument("--engine-opt", action="append", default=[], metavar="K=V",
                         help="an engine option for both runs (e.g. prefill=padded to measure without prefix caching)")
+    parser.add_argument("--padded-baseline", action="store_true",
+                        help="hf: also run the slice batched with prefill=padded (no prefix cache), for the ratio")
     parser.add_argument("--json", help="also write the report here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench_backends_") as tmp:
