@@ -72,6 +72,9 @@ for name in ("hf", "vllm"):
     line = {"backend": name, "instances": info["summary"]["n"], "engine_calls": info["engine_calls"]["engine_calls"],
             "wall_s": info["sessions"][-1]["wall_s"], "usage": info.get("usage"),
             "throughput_tok_s": {k: t[k]["completion_tokens_per_s"] for k in ("unconstrained", "constrained") if k in t}}
+    prefill = info["sessions"][-1].get("backends", {}).get("solver", {}).get("engine_totals", {}).get("prefill")
+    if prefill:  # hf: tokens reused from the prefix cache
+        line["prefill_reused_rate"] = prefill.get("reused_rate")
     print(json.dumps(line))
 PYEOF
 say "done"
