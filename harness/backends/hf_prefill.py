@@ -27,6 +27,9 @@ from harness.backends.prefix_cache import PrefixCache, States
 
 # A group's padded suffix tokens may exceed its real suffix tokens by at most this fraction.
 PADDING_SLACK = 0.25
+# At most this many (padded) new tokens per forward pass, so that activations and the attention mask stay small
+# with long prompts (a single longer row still goes alone).
+GROUP_TOKENS = 16384
 
 
 @dataclass
@@ -127,13 +130,14 @@ class RaggedPrefill:
                 rows[r].pieces.append(new)
 
     def _groups(self, todo: list[int], targets: list[list[int]], rows: list[Row]) -> list[list[int]]:
-        """Consecutive rows, up to ``group_rows`` at a time, while padding adds at most ``PADDING_SLACK`` of the
-        attention work (new tokens x context) of the group."""
+        """Consecutive rows, up to ``group_rows`` and ``GROUP_TOKENS`` padded new tokens at a time, while padding
+        adds at most ``PADDING_SLACK`` of the attention work (new tokens x context) of the group."""
         groups: list[list[int]] = []
         for r in todo:
             candidate = [*groups[-1], r] if groups and len(groups[-1]) < self.group_rows else None
-            if candidate and _padded_work(candidate, targets, rows) <= (1 + PADDING_SLACK) * sum(
-                    _work(g, targets, rows) for g in candidate):
+            if (candidate and len(candidate) * max(_new(g, targets, rows) for g in candidate) <= GROUP_TOKENS
+                    and _padded_work(candidate, targets, rows) <= (1 + PADDING_SLACK) * sum(
+                        _work(g, targets, rows) for g in candidate)):
                 groups[-1] = candidate
             else:
                 groups.append([r])
@@ -259,11 +263,14 @@ def _write(pieces_per_row: list[list[States]], buffers: States, end: int) -> Non
             stop -= n
 
 
+def _new(r: int, targets: list[list[int]], rows: list[Row]) -> int:
+    return len(targets[r]) - rows[r].reused
+
+
 def _work(r: int, targets: list[list[int]], rows: list[Row]) -> int:
-    new = len(targets[r]) - rows[r].reused
-    return new * len(targets[r])
+    return _new(r, targets, rows) * len(targets[r])
 
 
 def _padded_work(group: list[int], targets: list[list[int]], rows: list[Row]) -> int:
-    new = max(len(targets[r]) - rows[r].reused for r in group)
+    new = max(_new(r, targets, rows) for r in group)
     return len(group) * new * (max(rows[r].reused for r in group) + new)

@@ -192,3 +192,18 @@ def test_prefill_option_is_checked(tiny_model: Path, monkeypatch: pytest.MonkeyP
         assert "sliding" in engine.describe()["prefill_fallback"]
     finally:
         engine.close()
+
+
+def test_prefill_groups_bound_rows_padding_and_tokens() -> None:
+    from harness.backends import hf_prefill
+    from harness.backends.hf_prefill import RaggedPrefill, Row
+
+    lm = SimpleNamespace(forward=lambda input_ids=None, cache=None: None)
+    prefill = RaggedPrefill(lm, pad_id=0, device="cpu", prefix_cache=None, group_rows=3)
+    lengths = [100, 98, 97, 96, 40, 39]
+    targets = [[1] * n for n in lengths]
+    rows = [Row(0, []) for _ in lengths]
+    assert prefill._groups(list(range(6)), targets, rows) == [[0, 1, 2], [3], [4, 5]]  # row cap, then padding
+    prefill.group_rows = 16
+    long = [[1] * hf_prefill.GROUP_TOKENS] * 2
+    assert prefill._groups([0, 1], long, [Row(0, []), Row(0, [])]) == [[0], [1]]  # token cap
