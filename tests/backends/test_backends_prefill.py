@@ -153,6 +153,21 @@ def test_ragged_prefill_gives_the_plain_greedy_tokens(engines) -> None:
     assert ragged.describe()["prefill"] == "ragged" and padded.describe()["prefill"] == "padded"
 
 
+def test_ragged_prefill_without_a_prefix_cache(tiny_model: Path, engines) -> None:
+    from harness.backends.hf_engine import HFEngine
+
+    padded, _ = engines
+    uncached = HFEngine(str(tiny_model), threads=2, prefill="ragged", prefix_cache_gib=0)
+    requests = [ChatRequest(c) for c in conversations(2)]
+    try:
+        assert uncached.ragged.prefix_cache is None
+        assert ([c.text for c in uncached.generate(requests, Decoding(max_tokens=8))]
+                == [c.text for c in padded.generate(requests, Decoding(max_tokens=8))])
+        assert uncached.stats.as_dict()["prefill"]["reused_tokens"] == 0
+    finally:
+        uncached.close()
+
+
 def test_ragged_prefill_under_a_json_schema_and_a_tight_cache(tiny_model: Path, engines) -> None:
     from harness.backends.hf_engine import HFEngine
 
