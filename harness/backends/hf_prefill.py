@@ -25,7 +25,7 @@ from typing import Any
 
 from harness.backends.prefix_cache import PrefixCache, States
 
-# A group's padded suffix tokens may exceed its real suffix tokens by at most this fraction.
+# Padding may add at most this fraction to a group's attention work (new tokens x context).
 PADDING_SLACK = 0.25
 # At most this many (padded) new tokens per forward pass, so that activations and the attention mask stay small
 # with long prompts (a single longer row still goes alone).
@@ -36,7 +36,7 @@ GROUP_TOKENS = 16384
 class Prepared:
     input_ids: Any  # (rows, width) left-padded prompts
     attention_mask: Any
-    cache: Any  # a StaticCache holding every prompt token but the last
+    cache: Any  # every prompt token but the last: a StaticCache (a DynamicCache for a single row)
     cache_kwarg: str  # the name generate() takes it under ("cache", or "past_key_values" before transformers 5.2x)
 
 
@@ -92,12 +92,13 @@ class RaggedPrefill:
         found = [self._lookup(t) for t in targets]
         rows: list[Row] = [Row(hit, pieces) for hit, pieces in found]
         shared = self._shared(targets, rows)
+        leaders = {group[0] for group in shared}
         if shared:  # a prefix several rows continue with is computed once (by its first row), then reused
-            leaders = [group[0] for group in shared]
-            self._compute(leaders, targets, rows)
+            self._compute(sorted(leaders), targets, rows)
             for r in (r for group in shared for r in group[1:]):
                 rows[r] = Row(*self._lookup(targets[r]))
-        self._compute([r for r, row in enumerate(rows) if not row.done(len(targets[r]))], targets, rows)
+        self._compute([r for r, row in enumerate(rows) if r not in leaders and row.reused < len(targets[r])],
+                      targets, rows)
         self.prompt_tokens += sum(len(p) for p in prompts)
         self.reused_tokens += sum(row.reused for row in rows)
         if all(not row.pieces for row in rows):
@@ -201,20 +202,18 @@ class RaggedPrefill:
         from transformers import StaticCache
 
         cache = StaticCache(config=self.lm.config, max_cache_len=size)
+        if not all(isinstance(getattr(layer, "cumulative_length", None), torch.Tensor) for layer in cache.layers):
+            for layer, (keys, values) in enumerate(self._stack(pieces, width)):  # a transformers without that counter
+                cache.update(keys, values, layer, {"cache_position": torch.arange(width, device=keys.device)})
+            return cache
         template = next(p[0] for p in pieces if p)
         for layer, (k, v) in enumerate(template):  # allocates each layer's buffers for this batch
             cache.update(k.new_zeros((len(pieces), k.shape[0], 0, k.shape[2])),
                          v.new_zeros((len(pieces), v.shape[0], 0, v.shape[2])), layer,
                          {"cache_position": torch.arange(0, device=k.device)})
-        layers = cache.layers
-        if all(isinstance(getattr(layer, "cumulative_length", None), torch.Tensor) for layer in layers):
-            _write(pieces, [(layer.keys, layer.values) for layer in layers], width)
-            for layer in layers:
-                layer.cumulative_length.fill_(width)
-            return cache
-        cache = StaticCache(config=self.lm.config, max_cache_len=size)  # a transformers without that counter
-        for layer, (keys, values) in enumerate(self._stack(pieces, width)):
-            cache.update(keys, values, layer, {"cache_position": torch.arange(width, device=keys.device)})
+        _write(pieces, [(layer.keys, layer.values) for layer in cache.layers], width)
+        for layer in cache.layers:
+            layer.cumulative_length.fill_(width)
         return cache
 
     def remember(self, prompts: list[list[int]], prepared: Prepared, generated: list[list[int]], steps: int) -> None:
@@ -246,9 +245,6 @@ class Row:
 
     reused: int
     pieces: list[States]
-
-    def done(self, target_len: int) -> bool:
-        return sum(p[0][0].shape[1] for p in self.pieces) >= target_len if self.pieces else target_len == 0
 
 
 def _write(pieces_per_row: list[list[States]], buffers: States, end: int) -> None:

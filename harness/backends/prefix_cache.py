@@ -149,11 +149,6 @@ class PrefixCache:
         if edge.parent is not None:
             edge.parent.children.pop(edge.tokens[:self.block_tokens], None)
 
-    def clear(self) -> None:
-        self._root = _Edge((), [], None)
-        self._lru.clear()
-        self.bytes = 0
-
     def summary(self) -> dict[str, Any]:
         return {"block_tokens": self.block_tokens, "max_mib": round(self.max_bytes / 2**20, 1),
                 "edges": len(self._lru), "stored_tokens": sum(len(e.tokens) for e in self._lru),
