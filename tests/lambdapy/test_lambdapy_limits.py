@@ -77,7 +77,7 @@ def test_moderate_nesting_works() -> None:
 
 
 def test_step_limit_is_deterministic_and_rolls_back() -> None:
-    kernel = Kernel()
+    kernel = Kernel(limits=Limits(time_limit_s=60))  # the wall-clock backstop must not win on a slow machine
     kernel.probe("assume A : Type\neval A")
     runaway = "\n".join([DOUBLE, TEN, "assume B : Type", "eval " + "double (" * 40 + "ten" + ")" * 40])
     first = kernel.probe(runaway)
@@ -101,9 +101,12 @@ def test_huge_shared_values_are_bounded() -> None:
     probe = "eval NatElim (\\_ -> Type) Nat (\\k r -> r -> r) ({n})"
     small = run_fresh(KernelConfig(), probe.format(n="Succ (Succ Zero)"))
     assert small.result == "(Nat -> Nat) -> Nat -> Nat : Type"
+    source = "\n".join([DOUBLE, TEN, probe.format(n="double ten")])
     start = time.perf_counter()
-    huge = run_fresh(KernelConfig(), "\n".join([DOUBLE, TEN, probe.format(n="double ten")]))
-    assert time.perf_counter() - start < 1.0
+    bounded = run_fresh(KernelConfig(), source)
+    assert time.perf_counter() - start < 1.0 and bounded.epsilon[0] == "resource_limit"
+    # which limit fires first must not depend on the machine's speed: without the wall-clock backstop it is steps
+    huge = run_fresh(KernelConfig(), source, Limits(time_limit_s=60))
     assert huge.epsilon == ("resource_limit", "step limit exceeded (100000 steps)")
 
 
