@@ -87,6 +87,15 @@ class Family(ABC):
         """
         return None
 
+    def fact_label(self, c: Constraint) -> str | None:
+        """The name, in A's notation, of the quantity a constraint gives; its rendered text must contain it.
+
+        Agent B may be a model that sees only its own facts and the request, so every fact it holds must say
+        which of A's quantities it is (issue 21). Defaults to ``slot_name``; families whose context facts
+        carry no slot (e.g. a circuit's structure) name them here.
+        """
+        return self.slot_name(c)
+
     def answer_from_latent(self, z: dict[str, Any]) -> Answer | None:
         """Optional second route to the answer straight from ``z`` (checked against ``solve``)."""
         return None

@@ -875,7 +875,7 @@ def map_bayes(rec: Release) -> Mapped:
     a.append(domain("P(H) is a probability strictly between 0 and 1."))
     return Mapped(a, b, hint, "P(H)", frac_json(frac(hint)), {"type": "posterior", "hypothesis": "H", "evidence": "E"},
                   "What is P(H|E), the probability of H given that E was observed? Give it as a reduced fraction.",
-                  ["P_H_given_E"], release_answer(rec, fam(rec), ()))
+                  ["P(H|E)"], release_answer(rec, fam(rec), ()))
 
 
 # ---------------------------------------------------------------------- A2 crt_reconstruction
@@ -939,7 +939,7 @@ def map_geometry(rec: Release) -> Mapped:
     m = Mapped(a, b, hint, "L2", {"coeffs": dict(hint["coeffs"]), "rhs": hint["rhs"]},
                {"type": "distance", "from": "P", "to": "Q"},
                "P = (x, y) is the intersection point of line L1 with a second line L2, which your partner knows. What "
-               "is the distance from P to Q? It is a whole number; give the integer.", ["x", "y"],
+               "is d(P, Q), the distance from P to Q? It is a whole number; give the integer.", ["d(P, Q)"],
                release_answer(rec, fam(rec), ()))
     m.generation = [
         GenLevel("pinned_by_range", f"range (P an integer point in [-{4 + d}, {4 + d}]^2, L2's coefficients in "
@@ -1064,7 +1064,7 @@ def map_matrix(rec: Release) -> Mapped:
     m = Mapped([*a, told], b, hint, f"m{hint['row']}{hint['col']}", hint["value"],
                {"type": "matrix_entry", "row": r, "col": c},
                f"What is m{r}{c}, the entry in row {r}, column {c} of M? Give the integer.",
-               ["m00", "m01", "m10", "m11"], release_answer(rec, family, ()))
+               [f"m{r}{c}"], release_answer(rec, family, ()))
     top = 2 + rec.difficulty
     m.generation = [
         GenLevel("pinned_by_positivity", "positivity (positive integer entries)",
@@ -1176,7 +1176,7 @@ def map_piecewise(rec: Release) -> Mapped:
     top = 5 + 3 * rec.difficulty
     m = Mapped(a, b, hint, "t", hint["value"], {"type": "function_value", "function": "f", "at": "query_point"},
                f"What is f({x}), the value of the piecewise function f at the query point x = {x}? Give an integer.",
-               ["f_x"], release_answer(rec, fam(rec), ()))
+               [f"f({x})"], release_answer(rec, fam(rec), ()))
     m.generation = [GenLevel("pinned_by_range", f"range (t an integer in [-{top}, {top}], t != x)",
                              [{"type": "domain", "var": "t", "integer": True, "min": -top, "max": top,
                                "excludes_query_point": True}])]
@@ -1461,7 +1461,7 @@ def map_laplace(rec: Release) -> Mapped:
                   {"type": "grid_value", "grid_size": n, "var": _lap.var(ti, tj)},
                   f"What is u_{ti}_{tj}, the value of the interior cell in row {ti}, column {tj}? "
                   "Give it as an integer.",
-                  cells, release_answer(rec, fam(rec), ()))
+                  [_lap.var(ti, tj)], release_answer(rec, fam(rec), ()))
 
 
 # ---------------------------------------------------------------------- B7 linear_system_missing_coeff
@@ -1572,5 +1572,5 @@ def map_steady_state(rec: Release) -> Mapped:
     return Mapped([told, *a], b, hint, f"E[{hint['state']}][{hint['symbol']}]", frac_json(frac(hint)),
                   {"type": "observation_probability", "symbol": o, "n_states": n, "n_symbols": k},
                   f"In the stationary regime, what is the probability of observing symbol {o}, P(observe {o}) = sum "
-                  f"over states s of pi_s E[s][{o}]? Give it as a reduced fraction.", [f"P(observe symbol {o})"],
+                  f"over states s of pi_s E[s][{o}]? Give it as a reduced fraction.", [f"P(observe {o})"],
                   release_answer(rec, fam(rec), ()))

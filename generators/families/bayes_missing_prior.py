@@ -48,7 +48,7 @@ class BayesMissingPrior(Family):
             target={"type": "posterior", "hypothesis": "H", "evidence": "E"},
             question="What is P(H|E), the probability of H given that E was observed? "
             "Give it as a reduced fraction.",
-            unknowns=["P_H_given_E"],
+            unknowns=["P(H|E)"],
         )
 
     def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> Fraction:

@@ -243,6 +243,9 @@ class CircuitMissingResistance(Family):
     def slot_name(self, c: Constraint) -> str | None:
         return f"R{c['resistor']}" if c["type"] == "resistance" else None
 
+    def fact_label(self, c: Constraint) -> str | None:
+        return c["group"] if c["type"] == "topology" else self.slot_name(c)
+
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         m = _SLOT.match(slot)
         if not m:

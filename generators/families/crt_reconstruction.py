@@ -45,9 +45,10 @@ class CrtReconstruction(Family):
         pool = ", ".join(map(str, PRIMES))
         domain = {
             "type": "domain",
-            "statement": f"x also satisfies a third congruence x ≡ r3 (mod m3), where m3 is a prime from "
-            f"{{{pool}}} different from the two moduli above and 0 <= r3 < m3; "
-            "x is the integer with 0 <= x < m1*m2*m3.",
+            "statement": "x also satisfies a third congruence x ≡ r3 (mod m3), where m3 is a prime from "
+            f"{{{pool}}} different from m1 and m2, and 0 <= r3 < m3; x is the integer with 0 <= x < m1*m2*m3. "
+            "The third congruence is one fact: its modulus m3 and residue r3 are known together, so one "
+            "request for the third congruence (or for m3, or r3, or both) is enough to learn both numbers.",
         }
         return Views(
             a=[c1, c2, domain],
@@ -77,21 +78,41 @@ class CrtReconstruction(Family):
 
     def render(self, c: Constraint) -> str:
         if c["type"] == "congruence":
-            return f"{c['var']} ≡ {c['residue']} (mod {c['mod']})"
+            return self.congruence_text(c)
         if c["type"] == "domain":
             return c["statement"]
         raise ValueError(f"unknown constraint type {c['type']!r}")
 
+    @staticmethod
+    def congruence_text(c: Constraint) -> str:
+        """``third congruence: x ≡ 16 (mod 17), i.e. m3 = 17, r3 = 16``: the slot and both numbers named in
+        A's notation, so a reader holding only this fact can tell it is the one asked for (issue 21).
+        Constraints without an index (never produced here) keep the bare congruence."""
+        bare = f"{c['var']} ≡ {c['residue']} (mod {c['mod']})"
+        k = c.get("index")
+        if k not in ORDINAL:
+            return bare
+        return f"{ORDINAL[k]}: {bare}, i.e. m{k} = {c['mod']}, r{k} = {c['residue']}"
+
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
-        if slot != ORDINAL[3]:
-            return [f"the {slot}", f"x mod {hint['mod']}", slot]
+        k = next((i for i, name in ORDINAL.items() if name == slot), None)
+        if k != 3:
+            names = [f"the {slot}", f"x mod {hint['mod']}", slot]
+            return [*names, f"m{k}", f"r{k}", f"m{k} and r{k}", f"x mod m{k}"] if k else names
         return [
             "the third congruence",
             "the third congruence x ≡ r3 (mod m3)",
             "the remaining congruence",
             "the other congruence",
             "the third modulus and residue",
+            "the modulus and residue of the third congruence",
+            "m3 and r3",
+            "r3 and m3",
+            "m3, r3",
+            "m3",
+            "r3",
             "x mod m3",
+            "x ≡ r3 (mod m3)",
         ]
 
     def slot_name(self, c: Constraint) -> str | None:

@@ -116,8 +116,8 @@ class GeometryCoordinates(Family):
             slot="L2",
             value={"coeffs": dict(l2["coeffs"]), "rhs": l2["rhs"]},
             target={"type": "distance", "from": "P", "to": "Q"},
-            question="What is the distance from P to Q? It is a whole number; give the integer.",
-            unknowns=["x", "y"],
+            question="What is d(P, Q), the distance from P to Q? It is a whole number; give the integer.",
+            unknowns=["d(P, Q)"],
         )
 
     def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> int | Fraction:

@@ -184,7 +184,7 @@ class LaplaceGrid(Family):
             target={"type": "grid_value", "grid_size": n, "var": var(ti, tj)},
             question=f"What is u_{ti}_{tj}, the value of the interior cell in row {ti}, column {tj}? "
             "Give it as an integer.",
-            unknowns=[var(i, j) for i in range(n) for j in range(n)],
+            unknowns=[var(ti, tj)],
         )
 
     # ------------------------------------------------------------------ solving from constraints

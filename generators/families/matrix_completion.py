@@ -48,7 +48,7 @@ class MatrixCompletion(Family):
             value=hint["value"],
             target={"type": "matrix_entry", "row": 1, "col": 1},
             question="What is m11, the entry in row 1, column 1 (bottom right) of M? Give the integer.",
-            unknowns=["m00", "m01", "m10", "m11"],
+            unknowns=["m11"],
         )
 
     def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> int | Fraction:

@@ -82,8 +82,10 @@ class MomentProblem(Family):
     def render(self, c: Constraint) -> str:
         match c["type"]:
             case "lin_eq":
-                label = MOMENTS[c["name"]][1] if c.get("name") in MOMENTS else "equation"
-                return f"{label[0].upper()}{label[1:]}: {lin_text(c['coeffs'], c['rhs'])}"
+                if c.get("name") not in MOMENTS:
+                    return f"Equation: {lin_text(c['coeffs'], c['rhs'])}"
+                label = MOMENTS[c["name"]][1]
+                return f"{label[0].upper()}{label[1:]} {c['name']}: {lin_text(c['coeffs'], c['rhs'])}"
             case "domain":
                 return self.domain_text(c)
         raise ValueError(f"unknown constraint type {c['type']!r}")

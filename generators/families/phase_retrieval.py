@@ -130,7 +130,7 @@ class PhaseRetrieval(Family):
         box = {
             "type": "domain",
             "statement": f"x0, x1, x2, x3 are integers with -{bound} <= x_i <= {bound} for every i, and x0 != 0. "
-            "The sign of x0 is not given to you; your partner knows it.",
+            "The sign of x0, sign(x0) = +1 or -1, is not given to you; your partner knows it.",
             "integer": True,
             "bound": bound,
             "nonzero": ["x0"],

@@ -87,7 +87,7 @@ class PiecewiseMissingThreshold(Family):
             target={"type": "function_value", "function": "f", "at": "query_point"},
             question=f"What is f({z['x']}), the value of the piecewise function f at the query point x = {z['x']}? "
             "Give an integer.",
-            unknowns=["f_x"],
+            unknowns=[f"f({z['x']})"],
         )
 
     def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> int:

@@ -73,7 +73,8 @@ class RankdefLinearShared(Family):
         domain = {
             "type": "domain",
             "statement": "x, y and z are integers. Your partner knows two more linear equations in x, y, z with "
-            "integer coefficients, labelled (3) and (4); either one, together with (1) and (2), determines x, y, z.",
+            "integer coefficients, equation (3) and equation (4); either one, together with equations (1) and (2), "
+            "determines x, y, z.",
             "integer": list(VARS),
             "integer_coefficients": True,
         }
@@ -120,7 +121,7 @@ class RankdefLinearShared(Family):
 
     def render(self, c: Constraint) -> str:
         if c["type"] == "lin_eq":
-            return f"({c['eq']}) {lin_text(c['coeffs'], c['rhs'])}"
+            return f"Equation ({c['eq']}): {lin_text(c['coeffs'], c['rhs'])}"
         if c["type"] == "domain":
             return c["statement"]
         raise ValueError(f"unknown constraint type {c['type']!r}")

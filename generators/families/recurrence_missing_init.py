@@ -120,7 +120,7 @@ class RecurrenceMissingInit(Family):
                 rhs = term_text(r1, "a(n+1)", True) if r1 else ""
                 if r2:
                     rhs = f"{rhs} {term_text(r2, 'a(n)', not rhs)}".strip()
-                return f"a(n+2) = {rhs or '0'} for every n >= 0"
+                return f"Recurrence: a(n+2) = {rhs or '0'} for every n >= 0"
             case "init":
                 return f"a({c['index']}) = {c['value']}"
             case "domain":

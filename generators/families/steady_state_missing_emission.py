@@ -194,7 +194,7 @@ class SteadyStateMissingEmission(Family):
             target={"type": "observation_probability", "symbol": o_star, "n_states": n, "n_symbols": m},
             question=f"In the stationary regime, what is the probability of observing symbol {o_star}, "
             f"P(observe {o_star}) = sum over states s of pi_s E[s][{o_star}]? Give it as a reduced fraction.",
-            unknowns=[f"P(observe symbol {o_star})"],
+            unknowns=[f"P(observe {o_star})"],
         )
 
     # ------------------------------------------------------------------ solving

@@ -25,7 +25,7 @@ from typing import Any
 
 from harness.mira.types import DECLINE_MESSAGE, Exchange, ResponderTurn, SolverTurn
 
-SOLVER_PROMPT_VERSION = "mira-solver/1"
+SOLVER_PROMPT_VERSION = "mira-solver/2"
 RESPONDER_PROMPT_VERSION = "mira-responder/1"
 
 _SOLVER_SYSTEM = """\
@@ -133,7 +133,7 @@ def render_examples(examples: list[dict[str, Any]], with_reasoning: bool = True)
         lines = [f"Example {n}", f"Question: {ex.get('question', '')}", "Facts:", _bullets(list(ex.get("constraints")
                  or []))]
         if ex.get("unknowns"):
-            lines.append(f"Unknowns: {', '.join(map(str, ex['unknowns']))}")
+            lines.append(asked_for_line(ex["unknowns"]))
         lines.append(answer_format_line(str(ex.get("answer_type", "")), keys))
         lines.append("A: " + action_json("request", request=str(ex.get("request", "")), with_reasoning=with_reasoning))
         hint = str(ex.get("hint", ""))
@@ -143,10 +143,16 @@ def render_examples(examples: list[dict[str, Any]], with_reasoning: bool = True)
     return "\n\n".join(parts)
 
 
+def asked_for_line(unknowns: list[str]) -> str:
+    """The quantities the answer asks for, named as in the question (mira-solver/2; /1 said "Unknowns:" and
+    listed, in some families, every unknown of the model rather than what the answer asks for)."""
+    return f"Asked for: {', '.join(map(str, unknowns))}"
+
+
 def problem_text(turn: SolverTurn) -> str:
     lines = ["Your problem", f"Question: {turn.question}", "Your facts:", _bullets(turn.constraints)]
     if turn.unknowns:
-        lines.append(f"Unknowns: {', '.join(map(str, turn.unknowns))}")
+        lines.append(asked_for_line(turn.unknowns))
     lines.append(answer_format_line(turn.answer_type, turn.answer_keys))
     if turn.hint is None:
         lines.append(f"Request budget: {turn.budget} request{'s' if turn.budget != 1 else ''} in total.")

@@ -63,7 +63,7 @@ class FakeEngine(Engine):
         h = _h(request.messages)
         last = request.messages[-1]["content"]
         first = request.messages[1]["content"]
-        unknowns = re.search(r"^Unknowns: (.*)$", first, re.MULTILINE)
+        unknowns = re.search(r"^(?:Asked for|Unknowns): (.*)$", first, re.MULTILINE)
         names = [u.strip() for u in unknowns.group(1).split(",")] if unknowns else ["x"]
         if "final answer now" in last:
             return json.dumps({"action": "answer", "answer": "0", "request": None})

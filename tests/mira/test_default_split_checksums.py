@@ -14,7 +14,7 @@ from generators.split import generate, typed_slots
 from verifiers.jsonl import dumps
 
 CHECKSUMS = Path(__file__).resolve().parents[2] / "data" / "CHECKSUMS"
-PUBLISHED_VERSION = "1.0.0"
+PUBLISHED_VERSION = "1.1.0"
 
 
 def published() -> dict[str, str]:

@@ -108,7 +108,7 @@ def test_b_view_shares_the_sum_and_slot_names() -> None:
     assert [FAMILY.slot_name(c) for c in a] == [None, "m0", "m1"]
     aliases = FAMILY.slot_aliases("m2", b[1])
     assert {"m2", "the 2nd moment", "the second moment", "moment_2"} <= set(aliases)
-    assert inst["minimal_hint_spec"]["atomic_hints"][0]["text"] == f"Second moment: q1 + 4q2 = {b[1]['rhs']}"
+    assert inst["minimal_hint_spec"]["atomic_hints"][0]["text"] == f"Second moment m2: q1 + 4q2 = {b[1]['rhs']}"
     assert "moment" in " ".join(inst["agent_views"][0]["private_data"]["constraints_text"])
 
 

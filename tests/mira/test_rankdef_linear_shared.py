@@ -43,8 +43,10 @@ def cramer(rows: list[list[int]], rhs: list[int]) -> tuple[Fraction, ...]:
 
 def test_release_example_ran_000556() -> None:
     v = FAMILY.views(RELEASE)
-    assert [FAMILY.render(c) for c in v.a[:2]] == ["(1) 4x - 3y + 3z = 11", "(2) -x + y + 4z = -3"]
-    assert [FAMILY.render(c) for c in v.b] == ["(3) -3x - 4y + z = -2", "(4) -x - 2y + 3z = 0"]
+    assert [FAMILY.render(c) for c in v.a[:2]] == ["Equation (1): 4x - 3y + 3z = 11",
+                                                     "Equation (2): -x + y + 4z = -3"]
+    assert [FAMILY.render(c) for c in v.b] == ["Equation (3): -3x - 4y + z = -2",
+                                                "Equation (4): -x - 2y + 3z = 0"]
     assert v.hint == v.b[0] and v.slot == "equation (3)"
     assert FAMILY.solve([*v.a, v.hint], v.target) == (2, -1, 0)
     assert FAMILY.solve([*v.a, v.b[1]], v.target) == (2, -1, 0)  # equation (4) completes A's system too
@@ -144,4 +146,4 @@ def test_slots_and_aliases() -> None:
     ]
     aliases = FAMILY.slot_aliases("equation (3)", v.hint)
     assert aliases[0] == "equation (3)" and "the third equation" in aliases
-    assert "(3) and (4)" in FAMILY.render(v.a[2])
+    assert "equation (3) and equation (4)" in FAMILY.render(v.a[2])

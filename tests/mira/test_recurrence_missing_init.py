@@ -132,8 +132,9 @@ def test_corruptions() -> None:
 
 def test_texts_and_slots() -> None:
     v = FAMILY.views(latent(2, -2, 1, -3, 8))
-    assert FAMILY.render(v.a[0]) == "a(n+2) = 2·a(n+1) - 2·a(n) for every n >= 0"
-    assert FAMILY.render(FAMILY.views(latent(1, 1, 0, 1, 5)).a[0]) == "a(n+2) = a(n+1) + a(n) for every n >= 0"
+    assert FAMILY.render(v.a[0]) == "Recurrence: a(n+2) = 2·a(n+1) - 2·a(n) for every n >= 0"
+    fibonacci = FAMILY.views(latent(1, 1, 0, 1, 5)).a[0]
+    assert FAMILY.render(fibonacci) == "Recurrence: a(n+2) = a(n+1) + a(n) for every n >= 0"
     assert [FAMILY.render(c) for c in v.b] == [FAMILY.render(v.a[0]), "a(1) = -3"]
     assert v.slot == "a(1)" and FAMILY.slot_name(v.hint) == "a(1)"
     assert FAMILY.canonical_request(v.slot, v.hint) == "What is the initial value a(1)?"

@@ -292,6 +292,7 @@ def to_release(name: str, seed: int, difficulty: int, counter: int) -> dict[str,
         meta.update(n=z["n"], missing_row=z["missing"][0], missing_col=z["missing"][1], target_col=z["target"][1])
     elif name == "laplace_grid":
         meta.update(grid_size=z["n"], target_cell=[int(p) for p in views.target["var"].split("_")[1:]])
+        unknowns = [f"u_{i}_{j}" for i in range(z["n"]) for j in range(z["n"])]  # the release lists every cell
         b = [c for c in a if c["type"] == "lin_eq"] + [hint]  # the release's B repeats the equations
     elif name == "linear_system_missing_coeff":
         meta.update(n=z["n"], target_k=views.target["index"])

@@ -1,0 +1,121 @@
+"""Every fact B holds names, in A's notation, the quantity it gives; the problem text agrees with the question.
+
+Issue 21: an LLM responder can offer a fact only if it can tell that the fact is the one asked for, so the
+hint text must name the hint slot the way A's view names it, and each of B's other facts must name its own
+quantity. Issue 13 (item 4): the quantities listed as ``unknowns`` are exactly what the answer asks for.
+Checked over the whole default split and over each family's difficulty range with other seeds.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import pytest
+
+from generators.families import FAMILIES
+from generators.instances import build_instance
+from generators.split import generate, typed_slots
+from harness.mira.agents.rule import build_matcher
+
+
+def names(text: str, name: str) -> bool:
+    """``name`` occurs in ``text`` as a whole name (case-insensitive): ``m3`` is not found in ``m31``."""
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text, re.IGNORECASE) is not None
+
+
+def naming_problems(inst: dict) -> list[str]:
+    family = FAMILIES[inst["family"]]
+    view_a, view_b = (v["private_data"] for v in inst["agent_views"])
+    a_text = "\n".join([inst["question"], *view_a["constraints_text"]])
+    hint = inst["minimal_hint_spec"]["atomic_hints"][0]
+    problems = []
+    if family.fact_label(hint["constraint"]) != hint["slot"]:
+        problems.append(f"the hint's label {family.fact_label(hint['constraint'])!r} is not its slot {hint['slot']!r}")
+    for c, text in zip(view_b["constraints_machine"], view_b["constraints_text"], strict=True):
+        label = family.fact_label(c)
+        if not label:
+            problems.append(f"B's fact {text!r} has no label")
+        elif not names(text, label):
+            problems.append(f"B's fact {text!r} does not name its quantity {label!r}")
+        elif not names(a_text, label):
+            problems.append(f"{label!r} (B's fact {text!r}) is not a name A's view uses")
+    if not names(hint["text"], hint["slot"]):
+        problems.append(f"the hint text {hint['text']!r} does not name the slot {hint['slot']!r}")
+    return problems
+
+
+def question_problems(inst: dict) -> list[str]:
+    unknowns = inst["agent_views"][0]["private_data"]["unknowns"]
+    problems = [f"unknown {u!r} is not named in the question" for u in unknowns if not names(inst["question"], u)]
+    if inst["answer_type"] == "dict_int":
+        if unknowns != inst["answer_keys"]:
+            problems.append(f"unknowns {unknowns} are not the answer keys {inst['answer_keys']}")
+    elif len(unknowns) != 1:
+        problems.append(f"a single-value answer lists {len(unknowns)} unknowns")
+    if inst["agent_views"][1]["private_data"]["unknowns"] != unknowns:
+        problems.append("A and B list different unknowns")
+    return problems
+
+
+@lru_cache(maxsize=1)
+def default_split() -> tuple[dict, ...]:
+    return tuple(generate(typed_slots(20, 50), 1234, jobs=2))
+
+
+def test_default_split_facts_name_their_quantities_and_unknowns_match_the_question() -> None:
+    bad = {}
+    for inst in default_split():
+        problems = naming_problems(inst) + question_problems(inst)
+        if problems:
+            bad.setdefault(inst["family"], (inst["id"], problems))
+    assert not bad, bad
+    assert {inst["family"] for inst in default_split()} == set(FAMILIES)
+
+
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_every_difficulty_names_its_facts(name: str) -> None:
+    family = FAMILIES[name]
+    for difficulty in (1, 2, 3):
+        for index in range(15):
+            inst = build_instance(family, instance_id="t", dataset_seed=77, requested_difficulty=difficulty,
+                                  index=index)
+            assert naming_problems(inst) + question_problems(inst) == [], (difficulty, index)
+
+
+def crt_instances() -> list[dict]:
+    return [inst for inst in default_split() if inst["family"] == "crt_reconstruction"]
+
+
+def test_crt_hint_names_the_third_congruence_and_both_numbers() -> None:
+    for inst in crt_instances():
+        hint = inst["minimal_hint_spec"]["atomic_hints"][0]
+        c = hint["constraint"]
+        assert hint["text"] == (f"third congruence: x ≡ {c['residue']} (mod {c['mod']}), "
+                                f"i.e. m3 = {c['mod']}, r3 = {c['residue']}")
+        a_text = " ".join(inst["agent_views"][0]["private_data"]["constraints_text"])
+        for name in ("m1", "m2", "m3", "r3", "third congruence"):
+            assert names(a_text, name), name
+        assert "one request" in a_text  # A is told that the pair is one fact
+
+
+@pytest.mark.parametrize("request_text", [
+    "What is the third congruence?",
+    "What is the third congruence x ≡ r3 (mod m3)?",
+    "What is m3?",
+    "What is r3?",
+    "What are m3 and r3?",
+    "Please give me m3 and r3.",
+    "What is x mod m3?",
+    "What is the modulus m3 of the third congruence?",
+])
+def test_rule_responder_offers_natural_crt_requests(request_text: str) -> None:
+    for inst in crt_instances()[::7]:
+        assert build_matcher(inst).matches(request_text), (inst["id"], request_text)
+
+
+@pytest.mark.parametrize("request_text", ["What is m1?", "What is the first congruence?", "What is x?",
+                                          "What is the second congruence?"])
+def test_rule_responder_still_declines_known_crt_facts_and_the_target(request_text: str) -> None:
+    for inst in crt_instances()[::7]:
+        assert not build_matcher(inst).matches(request_text), (inst["id"], request_text)
