@@ -17,4 +17,4 @@
 See ``docs/elenchos.md``.
 """
 
-ELENCHOS_VERSION = "0.1.0"
+ELENCHOS_VERSION = "0.2.0"  # 0.2.0: Level-0 Pi_RSA, both additivity rules (session labels changed)

@@ -227,6 +227,9 @@ def check_level0(probes: list[Probe]) -> None:
             continue
         if not p.core:
             raise LibraryError(f"{p.file}:{p.line}: extension probe {p.name} cannot be a Level-0 probe")
+        if p.level0 not in p.targets:
+            raise LibraryError(f"{p.file}:{p.line}: probe {p.name} is the Level-0 probe of {p.level0} but does not "
+                               "list it in targets")
         if p.level0 in seen:
             raise LibraryError(f"{p.file}:{p.line}: {p.level0} already has a Level-0 probe "
                                f"({seen[p.level0].name}, {seen[p.level0].file}:{seen[p.level0].line})")
