@@ -1,7 +1,7 @@
 """Elenchos: kernel-audit sessions over LambdaPy (Mahler & Lohmann, arXiv 2607.12733).
 
 * ``elenchos.library``   the probe library (``elenchos/probes/*.lp``);
-* ``elenchos.family``    observation tables, Pi_RSA (set cover), the configuration family F_1..F_3,
+* ``elenchos.family``    observation tables, Pi_RSA (Level-0 probes or set cover), the family F_1..F_3,
                          additive / interacting classification;
 * ``elenchos.curated``   the paper's Table 6 sets checked against our family (``elenchos.table6`` renders
                          ``docs/elenchos-table6.md``);
@@ -17,4 +17,4 @@
 See ``docs/elenchos.md``.
 """
 
-ELENCHOS_VERSION = "0.1.0"
+ELENCHOS_VERSION = "0.2.0"  # 0.2.0: Level-0 Pi_RSA, both additivity rules (session labels changed)

@@ -1,12 +1,15 @@
 """``python -m generators elenchos``: the configuration family, Pi_RSA and (optionally) the session files.
 
-    python -m generators elenchos --max-k 3 --out DIR [--sessions] [--seed 1234] [--repetitions 5] [--jobs N]
+    python -m generators elenchos --max-k 3 --out DIR [--pi-rsa level0|cover] [--sessions] [--seed 1234]
+                                  [--repetitions 5] [--jobs N]
 
 writes ``DIR/configurations.jsonl`` (one candidate set per line, schema ``elenchos_configuration``),
 ``DIR/pi_rsa.json`` (the SRA's probes and expected table), ``DIR/admissible.md`` (every admissible set with
 its classes), ``DIR/counts.json`` (ours next to the paper's) and with ``--sessions`` also
 ``DIR/ladder.jsonl`` and ``DIR/benchmark.jsonl`` (schema ``elenchos_session``); prints a comparison with the
-paper, then the counts per k as JSON on its last line.
+paper under both additivity rules (the paper's formula, B.4, and the SRA-recoverable rule) on both Pi_RSA
+(``level0``, the paper's construction and the default, and ``cover``), then the counts per k on the chosen
+Pi_RSA as JSON on its last line.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from elenchos.curated import PAPER_COUNTS, configuration_lines
-from elenchos.family import MAX_K, Family, family
+from elenchos.family import MAX_K, PI_RSA_CHOICES, Family, family
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions
 from harness.rundir import dumps, write_json_atomic
 from schemas import schema_errors
@@ -31,6 +34,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="session dataset seed (default 1234)")
     p.add_argument("--repetitions", type=int, default=DEFAULT_REPETITIONS, help="sessions per set and level")
     p.add_argument("--jobs", type=int, help="worker processes for the kernel runs (default: CPUs, at most 8)")
+    p.add_argument("--pi-rsa", choices=PI_RSA_CHOICES, default="level0",
+                   help="the SRA's probe set the sets are classified on: level0 (the paper's: the Level-0 probes, "
+                        "default) or cover (a minimum set cover of equation 4)")
 
 
 def write_jsonl(path: Path, records: list[dict[str, Any]], schema: str) -> None:
@@ -46,7 +52,8 @@ def admissible_table(fam: Family, lines: list[dict[str, Any]]) -> str:
     out = ["# Admissible mutation sets", "",
            f"Probe library {fam.library.sha256[:12]} ({len(fam.library)} probes); Pi_RSA = "
            + ", ".join(f"`{n}`" for n in fam.pi.names) + ".", "",
-           "| set | k | interaction | sub-types | classes | Table 6 |", "|---|---:|---|---|---|---|"]
+           "`interaction`: the paper's formula (B.4); `SRA rule`: the SRA-recoverable rule.", "",
+           "| set | k | interaction | SRA rule | sub-types | classes | Table 6 |", "|---|---:|---|---|---|---|---|"]
     for line in lines:
         if not line["admissible"] or line["k"] == 0:
             continue
@@ -54,18 +61,28 @@ def admissible_table(fam: Family, lines: list[dict[str, Any]]) -> str:
         where = "" if paper is None else (paper["order"] + (" Ladder" if line["in_ladder"] else "")
                                           + (" Benchmark" if line["in_benchmark"] else ""))
         out.append(f"| {{{', '.join(line['mutations'])}}} | {line['k']} | {line['interaction']} | "
-                   f"{', '.join(line['subtypes'])} | {' x '.join(line['classes'])} | {where} |")
+                   f"{line['interaction_sra']} | {', '.join(line['subtypes_sra'])} | "
+                   f"{' x '.join(line['classes'])} | {where} |")
     return "\n".join(out) + "\n"
 
 
-def comparison(counts: dict[str, dict[str, int]]) -> str:
-    keys = ("candidates", "admissible", "additive", "interacting", "collapse", "subsumed", "unidentifiable")
-    rows = ["k   " + "".join(f"{k:>15}" for k in keys)]
-    for k, row in counts.items():
-        rows.append(f"{k:<4}" + "".join(f"{row.get(key, ''):>15}" for key in keys))
+def comparison(fams: dict[str, Family]) -> str:
+    """Counts per k on each Pi_RSA under both rules, with the paper's row under k = 2."""
+    keys = ("candidates", "admissible", "additive", "interacting", "additive_sra", "interacting_sra", "collapse",
+            "subsumed", "unidentifiable")
+    heads = ("candidates", "admissible", "additive", "interacting", "+ SRA rule", "x SRA rule", "collapse",
+             "subsumed", "unidentifiable")
+    rows = ["k   Pi_RSA " + "".join(f"{h:>15}" for h in heads),
+            "    (additive / interacting: the paper's formula B.4; + / x SRA rule: SRA-recoverable (a)+(b)+(c))"]
+    first = next(iter(fams.values()))
+    for k in first.counts():
+        for choice, fam in fams.items():
+            row = fam.counts()[k]
+            rows.append(f"{k:<4}{choice:<7}" + "".join(f"{row.get(key, ''):>15}" for key in keys))
         paper = PAPER_COUNTS.get(k)
         if paper:
-            rows.append("  paper" + "".join(f"{'-' if paper.get(key) is None else paper[key]:>15}" for key in keys)[3:])
+            rows.append(f"{k:<4}{'paper':<7}" + "".join(f"{'-' if paper.get(key) is None else paper[key]:>15}"
+                                                      for key in keys))
     return "\n".join(rows)
 
 
@@ -73,20 +90,25 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    fam = family(args.max_k, jobs=args.jobs)
+    fams = {choice: family(args.max_k, jobs=args.jobs, pi_rsa=choice) for choice in PI_RSA_CHOICES}
     seconds = time.perf_counter() - started
+    fam = fams[args.pi_rsa]
     lines = configuration_lines(fam)
     write_jsonl(out / "configurations.jsonl", lines, "elenchos_configuration")
     write_json_atomic(out / "pi_rsa.json", fam.pi.record())
     (out / "admissible.md").write_text(admissible_table(fam, lines), encoding="utf-8")
     counts = fam.counts()
-    write_json_atomic(out / "counts.json", {"ours": counts, "paper": PAPER_COUNTS, "seconds": round(seconds, 2),
+    write_json_atomic(out / "counts.json", {"ours": counts, "pi_rsa": args.pi_rsa,
+                                            "by_pi_rsa": {choice: f.counts() for choice, f in fams.items()},
+                                            "paper": PAPER_COUNTS, "seconds": round(seconds, 2),
                                             "probe_library_sha256": fam.library.sha256})
     if args.sessions:
         for suite in SUITES:
             write_jsonl(out / f"{suite}.jsonl", list(sessions(suite, args.seed, args.repetitions, fam)),
                         "elenchos_session")
-    print(f"F_<={args.max_k} in {seconds:.1f} s; Pi_RSA: {', '.join(fam.pi.names)}")
-    print(comparison(counts))
+    print(f"F_<={args.max_k} (both Pi_RSA, both rules) in {seconds:.1f} s")
+    for choice, f in fams.items():
+        print(f"Pi_RSA {choice} ({len(f.pi.probes)} probes): {', '.join(f.pi.names)}")
+    print(comparison(fams))
     print(json.dumps(counts))
     return 0

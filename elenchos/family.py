@@ -4,14 +4,21 @@ Everything here is computed from the probe library (``elenchos.library``) by run
 kernel (paper Appendix B.3: "each probe under a fresh state"):
 
 * ``observe(configs, probes)``: the observation of every configuration on every probe.
-* ``pi_rsa()``: a minimum subset of the core library satisfying the paper's equation (4) for the 13
-  singletons -- for every ordered pair of distinct mutations (mu, mu') some probe tau has
-  ``K_mu(tau) != K_mu'(tau)`` and ``K_mu(tau) != K_ref(tau)`` -- found by an exact set-cover search
-  (iterative deepening, branch and bound); ties are broken by total source length, then library order.
-  It comes with the expected observation table (sound kernel and each singleton) that the SRA reads.
-* ``family(max_k)``: every candidate set S with ``|S| <= max_k`` classified by the three admissibility
-  conditions (B.3) evaluated on the core library, with the identifiability extension (step 3), and every
-  admissible set with ``k >= 2`` classified as additive or interacting on Pi_RSA (B.4).
+* ``pi_rsa()``: the Simple Reflex Agent's probe set, in one of two constructions (``PI_RSA_CHOICES``):
+
+  - ``level0`` (default, as the paper builds it, Appendix B.2): the 13 Level-0 unique probes (one per
+    mutation, ``-- level0:`` in the library), plus the fewest further core probes needed for equation (4) --
+    for every ordered pair of distinct mutations (mu, mu') some probe tau has ``K_mu(tau) != K_mu'(tau)``
+    and ``K_mu(tau) != K_ref(tau)`` -- (none while every Level-0 probe singles its mutation out);
+  - ``cover``: a minimum subset of the core library satisfying equation (4), found by an exact set-cover
+    search (iterative deepening, branch and bound); ties are broken by the SRA's reach, total source length,
+    then library order.
+
+  Either comes with the expected observation table (sound kernel and each singleton) that the SRA reads.
+* ``family(max_k, pi_rsa=...)``: every candidate set S with ``|S| <= max_k`` classified by the three
+  admissibility conditions (B.3) evaluated on the core library, with the identifiability extension
+  (step 3), and every admissible set with ``k >= 2`` classified as additive or interacting on Pi_RSA (B.4)
+  under two rules, reported side by side (``Candidate.kind`` and ``Candidate.kind_sra``).
 
 Definitions as implemented (decisions are recorded in ``docs/elenchos.md``):
 
@@ -26,12 +33,17 @@ Definitions as implemented (decisions are recorded in ``docs/elenchos.md``):
 * **Identifiability**: candidates of the same size that pass the first two conditions and share a vector
   are re-tested on the core library extended by ``elenchos/probes/extension.lp``; those still sharing a
   vector are all rejected (reason ``unidentifiable``).
-* **Additive** (k >= 2, on Pi_RSA with the singleton table E): (a) the paper's formula -- on every probe
-  ``O_S(tau) = E[mu][tau]`` for some ``mu in S``; (b) every member is *seen*: on some probe
+* **Additive, the paper's rule** (B.4, the default ``kind``; k >= 2, on Pi_RSA): on every probe tau,
+  ``O_S(tau) = O_S'(tau)`` for some proper subset S' of S that is a singleton or itself additive (by this
+  rule; recursive in k). Otherwise **interacting**.
+* **Additive, the SRA-recoverable rule** (``kind_sra``; on Pi_RSA with the singleton table E): (a) on every
+  probe ``O_S(tau) = E[mu][tau]`` for some ``mu in S``; (b) every member is *seen*: on some probe
   ``O_S(tau) = E[mu][tau] != E[ref][tau]``; (c) S is the only smallest set of at most three mutations that
-  satisfies (a) and (b) for these observations (so the SRA recovers it). Otherwise **interacting**, with
-  sub-types: ``emergent`` (an observation that no singleton produces), ``deceptive`` (an observation only an
-  inactive singleton produces, or a smallest explanation containing an inactive mutation),
+  satisfies (a) and (b) for these observations (so the SRA recovers it). (a) implies the paper's formula, so
+  an SRA-recoverable set is additive under both rules. Interacting sets (under either rule) get sub-types
+  from the SRA-recoverable analysis: ``emergent`` (an observation that no singleton produces), ``deceptive``
+  (an observation only an inactive singleton produces, or a smallest explanation containing an inactive
+  mutation),
   ``partially_additive`` (a member never seen, effects that cancel on a probe, or a proper subset that
   explains everything). The primary sub-type is the first of these three that applies.
 """
@@ -44,7 +56,7 @@ import os
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from elenchos.library import CLASSES, Library, Probe, library
@@ -54,6 +66,8 @@ Config = tuple[str, ...]  # sorted mutation ids; () is the sound kernel
 SOUND: Config = ()
 SUBTYPES = ("emergent", "deceptive", "partially_additive")
 MAX_K = 3
+PI_RSA_CHOICES = ("level0", "cover")  # the paper's construction (default), our minimum set cover
+RULES = ("paper", "sra")  # additivity: the paper's formula (B.4, default), the SRA-recoverable rule
 
 
 def config_of(ids: Iterable[str]) -> Config:
@@ -117,7 +131,8 @@ class PiRSA:
     expected: dict[str, tuple[Observation, ...]]  # "sound" and every mutation id -> one observation per probe
     level0: dict[str, str]  # mutation id -> probe name (its Level-0 "unique probe")
     level0_unique: dict[str, bool]  # does that probe's output pair single the mutation out among all 13?
-    search: dict[str, Any]  # how the cover was found (for the docs and the record)
+    search: dict[str, Any]  # how the set was built (for the docs and the record)
+    kind: str = "cover"  # "level0" | "cover" (PI_RSA_CHOICES)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -129,6 +144,7 @@ class PiRSA:
 
     def record(self) -> dict[str, Any]:
         return {
+            "kind": self.kind,
             "probes": [{"name": p.name, "class": p.probe_class, "source": p.source} for p in self.probes],
             "expected": {key: [o.to_json() for o in obs] for key, obs in self.expected.items()},
             "level0": dict(self.level0),
@@ -203,27 +219,49 @@ def _dfs(uncovered: int, chosen: list[int], depth: int, masks: Sequence[int], co
         chosen.pop()
 
 
-def _level0(table: dict[Config, tuple[Observation, ...]], probes: Sequence[Probe], chosen: Sequence[int],
-            ) -> tuple[dict[str, str], dict[str, bool]]:
-    """Per mutation, the probe (preferably of Pi_RSA) whose output pair best singles it out."""
+def _level0(table: dict[Config, tuple[Observation, ...]], lib: Library) -> tuple[dict[str, str], dict[str, bool]]:
+    """Per mutation, its Level-0 probe (``-- level0:`` in the library) and whether that probe's output pair
+    singles the mutation out among all 13 (its output differs from the sound kernel's and every other
+    singleton's)."""
+    index = {p.name: j for j, p in enumerate(lib.core)}
     level0: dict[str, str] = {}
     unique: dict[str, bool] = {}
-    for m in MUTATION_IDS:
-        def score(j: int, m: str = m) -> tuple[int, int, int]:
-            own = table[(m,)][j]
-            if own == table[SOUND][j]:
-                return (-1, 0, 0)
-            separated = sum(own != table[(o,)][j] for o in MUTATION_IDS if o != m)
-            return (separated, -len(probes[j].source), -j)
-
-        best = max(chosen, key=score)
-        if score(best)[0] < len(MUTATION_IDS) - 1:  # no probe of Pi_RSA singles it out: look in the library
-            alternative = max(range(len(probes)), key=score)
-            if score(alternative)[0] > score(best)[0]:
-                best = alternative
-        level0[m] = probes[best].name
-        unique[m] = score(best)[0] == len(MUTATION_IDS) - 1
+    for m, probe in lib.level0().items():
+        j = index[probe.name]
+        own = table[(m,)][j]
+        level0[m] = probe.name
+        unique[m] = own != table[SOUND][j] and all(own != table[(o,)][j] for o in MUTATION_IDS if o != m)
     return level0, unique
+
+
+def _expected(table: dict[Config, tuple[Observation, ...]], chosen: Sequence[int]
+              ) -> dict[str, tuple[Observation, ...]]:
+    expected = {"sound": tuple(table[SOUND][j] for j in chosen)}
+    expected.update({m: tuple(table[(m,)][j] for j in chosen) for m in MUTATION_IDS})
+    return expected
+
+
+def build_level0_pi_rsa(lib: Library, table: dict[Config, tuple[Observation, ...]]) -> PiRSA:
+    """Pi_RSA as the paper builds it: the Level-0 probes in mutation order, then the fewest further core
+    probes (an exact minimum cover of what they leave uncovered; ties: shortest source, library order) that
+    complete equation (4)."""
+    core = list(lib.core)
+    index = {p.name: j for j, p in enumerate(core)}
+    chosen = [index[p.name] for p in lib.level0().values()]
+    masks = separating_elements(table, len(core))
+    n_pairs = len(MUTATION_IDS) * (len(MUTATION_IDS) - 1)
+    missing = ((1 << n_pairs) - 1) & ~_union(masks[j] for j in chosen)
+    extra: list[int] = []
+    if missing:
+        rest = [j for j in range(len(core)) if j not in chosen]
+        _, covers = minimum_covers([masks[j] & missing for j in rest], missing)
+        best = min(covers, key=lambda c: (sum(len(core[rest[i]].source) for i in c), sorted(c)))
+        extra = sorted(rest[i] for i in best)
+    chosen += extra
+    level0, unique = _level0(table, lib)
+    search = {"elements": n_pairs, "library_probes": len(core), "level0_probes": len(lib.level0()),
+              "extra_for_equation_4": [core[j].name for j in extra], "library_sha256": lib.sha256}
+    return PiRSA(tuple(core[j] for j in chosen), _expected(table, chosen), level0, unique, search, "level0")
 
 
 def build_pi_rsa(lib: Library, table: dict[Config, tuple[Observation, ...]],
@@ -239,9 +277,7 @@ def build_pi_rsa(lib: Library, table: dict[Config, tuple[Observation, ...]],
     size, covers = minimum_covers(masks, (1 << n_pairs) - 1)
 
     def make(chosen: Sequence[int]) -> PiRSA:
-        expected = {"sound": tuple(table[SOUND][j] for j in chosen)}
-        expected.update({m: tuple(table[(m,)][j] for j in chosen) for m in MUTATION_IDS})
-        return PiRSA(tuple(core[j] for j in chosen), expected, {}, {}, {})
+        return PiRSA(tuple(core[j] for j in chosen), _expected(table, chosen), {}, {}, {})
 
     def reach(chosen: Sequence[int], k: int) -> int:
         pi = make(chosen)
@@ -258,24 +294,24 @@ def build_pi_rsa(lib: Library, table: dict[Config, tuple[Observation, ...]],
             ranked = [c for c in ranked if scores[tuple(c)] == top]
     chosen = min(ranked, key=lambda c: (sum(len(core[j].source) for j in c), c))
     pi = make(chosen)
-    level0, unique = _level0(table, core, chosen)
+    level0, unique = _level0(table, lib)
     search = {"elements": n_pairs, "library_probes": len(core), "minimum_size": size,
               "minimum_covers": len(covers),
               "tie_break": "most additive admissible pairs, then triples; then total source length; then "
                            "library order",
               "tied_after_reach": len(ranked), "additive_range": reach_range, "library_sha256": lib.sha256}
-    return PiRSA(pi.probes, pi.expected, level0, unique, search)
+    return PiRSA(pi.probes, pi.expected, level0, unique, search, "cover")
 
 
-def pi_rsa() -> PiRSA:
+def pi_rsa(choice: str = "level0") -> PiRSA:
     """The SRA's probe set (part of the configuration family computation, cached)."""
-    return family().pi
+    return family(pi_rsa=choice).pi
 
 
 def level0_probes() -> dict[str, str]:
-    """Mutation id -> source of its Level-0 unique probe (read by the Level-0 system prompt)."""
-    lib = library()
-    return {m: lib.by_name(name).source for m, name in pi_rsa().level0.items()}
+    """Mutation id -> source of its Level-0 unique probe (read by the Level-0 system prompt); 13 distinct
+    probes, one per mutation, whatever Pi_RSA the SRA uses."""
+    return {m: p.source for m, p in library().level0().items()}
 
 
 # ----------------------------------------------------------------------------------------------- explain
@@ -365,23 +401,45 @@ class Candidate:
     admissible: bool
     reason: str  # "admissible" | "collapse" | "subsumed" | "unidentifiable" | "null" | "single"
     detail: dict[str, Any]
-    interaction: Interaction | None = None
+    interaction: Interaction | None = None  # the SRA-recoverable analysis (k >= 2, admissible)
+    paper_additive: bool | None = None  # the paper's formula (B.4) on Pi_RSA (k >= 2, admissible)
 
     @property
     def k(self) -> int:
         return len(self.ids)
 
-    @property
-    def kind(self) -> str | None:
-        """``none`` (k = 0), ``single``, ``additive``, ``interacting``; None when not admissible."""
+    def _kind(self, additive: bool | None) -> str | None:
         if not self.admissible:
             return None
         if self.k == 0:
             return "none"
         if self.k == 1:
             return "single"
-        assert self.interaction is not None
-        return self.interaction.kind
+        assert additive is not None
+        return "additive" if additive else "interacting"
+
+    @property
+    def kind(self) -> str | None:
+        """Under the paper's rule (B.4): ``none`` (k = 0), ``single``, ``additive``, ``interacting``; None when
+        not admissible."""
+        return self._kind(self.paper_additive)
+
+    @property
+    def kind_sra(self) -> str | None:
+        """As ``kind``, under the SRA-recoverable rule (a)+(b)+(c)."""
+        return self._kind(None if self.interaction is None else self.interaction.kind == "additive")
+
+    def kind_under(self, rule: str) -> str | None:
+        return self.kind if rule == "paper" else self.kind_sra
+
+    @property
+    def subtype(self) -> str | None:
+        """The primary interacting sub-type of a set interacting under the paper's rule."""
+        return self.interaction.subtype if self.kind == "interacting" and self.interaction else None
+
+    @property
+    def subtype_sra(self) -> str | None:
+        return self.interaction.subtype if self.kind_sra == "interacting" and self.interaction else None
 
 
 @dataclass
@@ -392,6 +450,10 @@ class Family:
     candidates: list[Candidate]
     observations: dict[Config, tuple[Observation, ...]]  # every candidate on the whole library
     stats: dict[str, Any]
+
+    @property
+    def pi_choice(self) -> str:
+        return self.pi.kind
 
     def get(self, ids: Iterable[str]) -> Candidate:
         key = config_of(ids)
@@ -413,14 +475,16 @@ class Family:
                 "admissible": sum(c.admissible for c in group),
                 "additive": sum(c.kind == "additive" for c in group),
                 "interacting": sum(c.kind == "interacting" for c in group),
+                "additive_sra": sum(c.kind_sra == "additive" for c in group),
+                "interacting_sra": sum(c.kind_sra == "interacting" for c in group),
                 "collapse": sum(c.reason == "collapse" for c in group),
                 "subsumed": sum(c.reason == "subsumed" for c in group),
                 "unidentifiable": sum(c.reason == "unidentifiable" for c in group),
             }
             if k >= 2:
                 row["subsumed_by_subset"] = sum(c.reason == "subsumed" and c.detail["by_subset"] for c in group)
-                for sub in SUBTYPES:
-                    row[sub] = sum(c.kind == "interacting" and c.interaction.subtype == sub for c in group)
+                for sub in SUBTYPES:  # primary sub-types of the sets interacting under the paper's rule
+                    row[sub] = sum(c.subtype == sub for c in group)
                 row["uniform_sigma"] = self.stats["uniform_sigma"].get(k, 0)
             out[f"k{k}"] = row
         return out
@@ -431,10 +495,20 @@ class Family:
         return {p.name: str(o) for p, o, r in zip(self.library.probes, obs, sound, strict=True) if o != r}
 
 
-def _compute_family(max_k: int, jobs: int | None) -> Family:
+@dataclass
+class _Admissibility:
+    """Everything that does not depend on Pi_RSA: observations and the admissibility of every candidate."""
+
+    table: dict[Config, tuple[Observation, ...]]  # every candidate (k <= max(max_k, MAX_K)) on the core library
+    out: dict[Config, Candidate]
+    full: dict[Config, tuple[Observation, ...]]  # admissible candidates on the whole library
+    uniform_sigma: dict[int, int]
+
+
+def _admissibility(kmax: int, jobs: int | None) -> _Admissibility:
     lib = library()
     core, ext = list(lib.core), list(lib.extension)
-    configs = candidates(max(max_k, MAX_K))  # Pi_RSA's tie-break always looks at pairs and triples
+    configs = candidates(kmax)
     table = observe(configs, core, jobs)
     sound = table[SOUND]
     out: dict[Config, Candidate] = {SOUND: Candidate(SOUND, True, "null", {})}
@@ -443,7 +517,7 @@ def _compute_family(max_k: int, jobs: int | None) -> Family:
         out[(m,)] = Candidate((m,), True, "single", {"separated": distinct})
     ext_table: dict[Config, tuple[Observation, ...]] = {}
     uniform_sigma: dict[int, int] = {}
-    for k in range(2, max(max_k, MAX_K) + 1):
+    for k in range(2, kmax + 1):
         lower: dict[tuple[Observation, ...], list[Config]] = defaultdict(list)
         for c in out.values():
             if c.admissible and 1 <= c.k < k:
@@ -473,13 +547,41 @@ def _compute_family(max_k: int, jobs: int | None) -> Family:
         need = [c for c in admissible if c not in ext_table]
         ext_table.update(observe(need, ext, jobs))
     full = {c: table[c] + (ext_table[c] if ext else ()) for c in admissible}
+    return _Admissibility(table, out, full, uniform_sigma)
+
+
+def paper_additive(config: Config, probe_index: Sequence[int], table: dict[Config, tuple[Observation, ...]],
+                   additive: dict[Config, bool]) -> bool:
+    """The paper's formula (B.4) on the probes ``probe_index``: on every probe the composite's observation is
+    that of a proper subset which is a singleton or (by this rule, ``additive``) an additive set."""
+    subsets = [s for r in range(1, len(config)) for s in itertools.combinations(config, r)
+               if r == 1 or additive.get(s, False)]
+    return all(any(table[s][j] == table[config][j] for s in subsets) for j in probe_index)
+
+
+def _compute_family(max_k: int, jobs: int | None, choice: str = "level0") -> Family:
+    lib = library()
+    kmax = max(max_k, MAX_K)  # Pi_RSA's tie-break always looks at pairs and triples
+    key = (kmax, lib.sha256)
+    if key not in _ADMISSIBILITY:
+        _ADMISSIBILITY[key] = _admissibility(kmax, jobs)
+    base = _ADMISSIBILITY[key]
+    table, full = base.table, base.full
+    out = {c: replace(cand) for c, cand in base.out.items()}  # fresh copies: the classification is per Pi_RSA
+    configs = list(out)
+    admissible = [c for c in configs if out[c].admissible]
     composites = [c for c in admissible if len(c) >= 2]
-    pi = build_pi_rsa(lib, table, [c for c in composites if len(c) <= MAX_K])
+    if choice == "level0":
+        pi = build_level0_pi_rsa(lib, table)
+    else:
+        pi = build_pi_rsa(lib, table, [c for c in composites if len(c) <= MAX_K])
     pi_index = [lib.index(p.name) for p in pi.probes]
-    for c in composites:
+    additive: dict[Config, bool] = {}
+    for c in composites:  # by size: the paper's rule is recursive in k
         out[c].interaction = classify(c, [full[c][j] for j in pi_index], pi)
-    stats = {"library_probes": len(lib), "core_probes": len(core), "extension_probes": len(ext),
-             "uniform_sigma": uniform_sigma, "library_sha256": lib.sha256}
+        additive[c] = out[c].paper_additive = paper_additive(c, pi_index, table, additive)
+    stats = {"library_probes": len(lib), "core_probes": len(lib.core), "extension_probes": len(lib.extension),
+             "uniform_sigma": base.uniform_sigma, "library_sha256": lib.sha256}
     kept = [out[c] for c in configs if len(c) <= max_k]
     return Family(max_k, lib, pi, kept, {c: v for c, v in full.items() if len(c) <= max_k}, stats)
 
@@ -503,21 +605,27 @@ def separate(group: list[Config], ext: list[Probe], ext_table: dict[Config, tupl
             out[c] = Candidate(c, True, "admissible", {"separated_by_extension": by})
 
 
-_FAMILIES: dict[int, Family] = {}
+_FAMILIES: dict[tuple[int, str], Family] = {}
+_ADMISSIBILITY: dict[tuple[int, str], _Admissibility] = {}
 
 
-def family(max_k: int = MAX_K, jobs: int | None = None) -> Family:
-    """The configuration family up to ``max_k`` (cached per process; ``jobs`` only changes the speed)."""
+def family(max_k: int = MAX_K, jobs: int | None = None, pi_rsa: str = "level0") -> Family:
+    """The configuration family up to ``max_k``, classified on the Pi_RSA ``pi_rsa`` (``level0``: the paper's
+    construction; ``cover``: the minimum set cover). Cached per process (the observations and admissibility
+    are shared by both choices); ``jobs`` only changes the speed."""
     if not 1 <= max_k <= 4:
         raise ValueError("max_k must be between 1 and 4")
-    if max_k not in _FAMILIES:
-        _FAMILIES[max_k] = _compute_family(max_k, jobs)
-    return _FAMILIES[max_k]
+    if pi_rsa not in PI_RSA_CHOICES:
+        raise ValueError(f"pi_rsa must be one of {', '.join(PI_RSA_CHOICES)}, not {pi_rsa!r}")
+    if (max_k, pi_rsa) not in _FAMILIES:
+        _FAMILIES[(max_k, pi_rsa)] = _compute_family(max_k, jobs, pi_rsa)
+    return _FAMILIES[(max_k, pi_rsa)]
 
 
 def clear_cache() -> None:
-    """Forget the computed families (the benchmark times a cold computation)."""
+    """Forget the computed families and observations (the benchmark times a cold computation)."""
     _FAMILIES.clear()
+    _ADMISSIBILITY.clear()
 
 
 def configuration_record(fam: Family, cand: Candidate) -> dict[str, Any]:
@@ -531,8 +639,12 @@ def configuration_record(fam: Family, cand: Candidate) -> dict[str, Any]:
         "reason": cand.reason,
         "detail": cand.detail,
         "interaction": cand.kind,
-        "subtype": inter.subtype if inter else None,
-        "subtypes": inter.subtypes if inter else [],
+        "interaction_sra": cand.kind_sra,
+        "pi_rsa": fam.pi_choice,
+        "subtype": cand.subtype,
+        "subtypes": inter.subtypes if inter and cand.kind == "interacting" else [],
+        "subtype_sra": cand.subtype_sra,
+        "subtypes_sra": inter.subtypes if inter else [],
         "classes": classes_of(cand.ids),
         "seen_on_pi_rsa": inter.seen if inter else ([] if cand.k == 0 else list(cand.ids)),
         "explanations": inter.explanations if inter else ([] if cand.k == 0 else [list(cand.ids)]),

@@ -17,6 +17,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from elenchos.family import PI_RSA_CHOICES
 from elenchos.report import (
     ScoredRun,
     compare,
@@ -47,6 +48,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                       "--sessions)")
     p.add_argument("--limit", type=int, help="run only the first N sessions")
     p.add_argument("--max-concurrent", type=int, help="sessions in flight at once (default: all)")
+    p.add_argument("--pi-rsa", choices=PI_RSA_CHOICES, default="level0",
+                   help="Pi_RSA for the generated sessions' interaction labels and the SRA: level0 (the paper's "
+                        "construction, default) or cover (minimum set cover); recorded in run.json")
     p.add_argument("--fsync", choices=("step", "each"), default="step")
     p.add_argument("--label", help="run label for tables")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -57,7 +61,7 @@ def config_from_args(args: argparse.Namespace) -> ElenchosRunConfig:
     return ElenchosRunConfig(
         out=args.out, suite=args.suite, agent=args.agent, agent_options=parse_options(args.agent_opt),
         seed=args.seed, repetitions=args.repetitions, sessions_file=args.sessions, limit=args.limit,
-        max_concurrent=args.max_concurrent, fsync=args.fsync,
+        max_concurrent=args.max_concurrent, fsync=args.fsync, pi_rsa=args.pi_rsa,
         progress=False if (args.no_progress or args.quiet) else None, label=args.label)
 
 
@@ -94,7 +98,7 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
           file=sys.stderr)
     with contextlib.redirect_stdout(io.StringIO()):
         generate(argparse.Namespace(max_k=3, out=str(data), sessions=True, seed=seed, repetitions=repetitions,
-                                    jobs=None))
+                                    jobs=None, pi_rsa="level0"))
     scored = []
     for suite in SUITES:
         for agent in MAIN_AGENTS:

@@ -12,7 +12,9 @@ File format (plain LambdaPy, so every file can be pasted into ``python -m lambda
 * ``-- @probe NAME`` starts a probe; names are unique across the library.
 * The comment lines that follow are its metadata: ``-- targets: ID ...`` lists the mutations the probe is
   designed to expose (the tests check that each target's singleton kernel really diverges from the sound
-  kernel on it); every other comment line is part of its description.
+  kernel on it); ``-- level0: ID`` makes it that mutation's Level-0 *unique probe* (the one the Level-0
+  prompt shows and the Simple Reflex Agent's Pi_RSA is built from: exactly one per mutation, never two
+  mutations on one probe); every other comment line is part of its description.
 * The remaining lines are the probe, in order: any number of ``assume``/``let`` lines, then one ``eval``.
 * The file name gives the probe's *class*: one of the five Table 6 labels (``binding``, ``free_name``,
   ``application``, ``def_equality``, ``universe``), or ``extension`` for the probes that the configuration
@@ -56,6 +58,7 @@ class Probe:
     source: str  # the probe text, statements joined by "\n" (no trailing newline)
     file: str
     line: int
+    level0: str | None = None  # the mutation whose Level-0 unique probe this is
 
     @property
     def core(self) -> bool:
@@ -92,6 +95,11 @@ class Library:
     def index(self, name: str) -> int:
         return self.names.index(name)
 
+    def level0(self) -> dict[str, Probe]:
+        """Mutation id -> its Level-0 probe (``-- level0:``), in mutation order."""
+        by_id = {p.level0: p for p in self.probes if p.level0}
+        return {m: by_id[m] for m in MUTATION_IDS}
+
 
 def parse_file(text: str, probe_class: str, file: str) -> list[Probe]:
     """The probes of one library file, in file order."""
@@ -109,7 +117,8 @@ def parse_file(text: str, probe_class: str, file: str) -> list[Probe]:
         if not current["body"][-1].startswith("eval "):
             raise LibraryError(f"{where}: probe {current['name']} must end with one eval line")
         probes.append(Probe(current["name"], probe_class, tuple(current["targets"]),
-                            " ".join(current["description"]), "\n".join(current["body"]), file, current["line"]))
+                            " ".join(current["description"]), "\n".join(current["body"]), file, current["line"],
+                            current["level0"]))
 
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
@@ -118,7 +127,7 @@ def parse_file(text: str, probe_class: str, file: str) -> list[Probe]:
             name = line[len("-- @probe"):].strip()
             if not _NAME.match(name) or not name.startswith(probe_class + "."):
                 raise LibraryError(f"{file}:{lineno}: probe name {name!r} must look like {probe_class}.some_name")
-            current = {"name": name, "line": lineno, "targets": [], "description": [], "body": []}
+            current = {"name": name, "line": lineno, "targets": [], "description": [], "body": [], "level0": None}
             continue
         if current is None or not line.strip():
             continue
@@ -131,6 +140,14 @@ def parse_file(text: str, probe_class: str, file: str) -> list[Probe]:
                     if mid not in MUTATIONS:
                         raise LibraryError(f"{file}:{lineno}: unknown mutation {mid!r} in targets")
                     current["targets"].append(mid)
+            elif comment.startswith("level0:"):
+                mid = comment[len("level0:"):].strip()
+                if mid not in MUTATIONS:
+                    raise LibraryError(f"{file}:{lineno}: unknown mutation {mid!r} in level0")
+                if current["level0"] is not None:
+                    raise LibraryError(f"{file}:{lineno}: probe {current['name']} is already the Level-0 probe "
+                                       f"of {current['level0']}")
+                current["level0"] = mid
             elif comment:
                 current["description"].append(comment)
             continue
@@ -150,6 +167,7 @@ def library() -> Library:
         digest.update(stem.encode() + b"\0" + data + b"\0")
         probes.extend(parse_file(data.decode("utf-8"), stem, f"elenchos/probes/{stem}.lp"))
     check_names(probes)
+    check_level0(probes)
     names = [p.name for p in probes]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
@@ -199,6 +217,26 @@ def check_names(probes: list[Probe]) -> None:
         if clash:
             where = ", ".join(f"{n} (declared by {declared[n]})" for n in clash)
             raise LibraryError(f"{p.file}:{p.line}: probe {p.name} binds names the library declares: {where}")
+
+
+def check_level0(probes: list[Probe]) -> None:
+    """Raise ``LibraryError`` unless every mutation has exactly one Level-0 probe in the core library."""
+    seen: dict[str, Probe] = {}
+    for p in probes:
+        if p.level0 is None:
+            continue
+        if not p.core:
+            raise LibraryError(f"{p.file}:{p.line}: extension probe {p.name} cannot be a Level-0 probe")
+        if p.level0 not in p.targets:
+            raise LibraryError(f"{p.file}:{p.line}: probe {p.name} is the Level-0 probe of {p.level0} but does not "
+                               "list it in targets")
+        if p.level0 in seen:
+            raise LibraryError(f"{p.file}:{p.line}: {p.level0} already has a Level-0 probe "
+                               f"({seen[p.level0].name}, {seen[p.level0].file}:{seen[p.level0].line})")
+        seen[p.level0] = p
+    missing = [m for m in MUTATION_IDS if m not in seen]
+    if missing:
+        raise LibraryError(f"no Level-0 probe (-- level0: ID) for {', '.join(missing)} in elenchos/probes/*.lp")
 
 
 def class_counts(lib: Library | None = None) -> dict[str, int]:

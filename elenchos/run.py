@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from elenchos import ELENCHOS_VERSION
 from elenchos.episode import AGENT, PROTOCOL_VERSION, ElenchosEpisode
-from elenchos.family import family, level0_probes
+from elenchos.family import PI_RSA_CHOICES, family, level0_probes
 from elenchos.metrics import session_metrics, summarize
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions, suite_of
 from elenchos.types import ElenchosAgent
@@ -40,6 +40,7 @@ from harness.scheduler import run_episodes
 from schemas import schema_errors
 
 ROLE = "elenchos.agent"
+SRA_SPECS = ("sra", "simple_reflex_agent")
 
 
 @dataclass
@@ -56,6 +57,7 @@ class ElenchosRunConfig:
     fsync: str = "step"
     progress: bool | None = None
     label: str | None = None
+    pi_rsa: str = "level0"  # Pi_RSA of the generated sessions' labels and of the SRA (PI_RSA_CHOICES)
 
 
 @dataclass
@@ -100,12 +102,12 @@ def load_sessions(cfg: ElenchosRunConfig) -> tuple[list[dict[str, Any]], str]:
     else:
         if cfg.suite not in SUITES:
             raise HarnessError(f"--suite must be one of {', '.join(SUITES)}")
-        records = list(sessions(cfg.suite, cfg.seed, cfg.repetitions))
+        records = list(sessions(cfg.suite, cfg.seed, cfg.repetitions, family(pi_rsa=cfg.pi_rsa)))
         for record in records:
             problems = validate_session(record)
             if problems:
                 raise HarnessError(f"generated session {record['id']} violates the schema: {problems[0]}")
-        source = f"generated:{cfg.suite}:seed={cfg.seed}:repetitions={cfg.repetitions}"
+        source = f"generated:{cfg.suite}:seed={cfg.seed}:repetitions={cfg.repetitions}:pi_rsa={cfg.pi_rsa}"
     if cfg.limit is not None:
         records = records[:cfg.limit]
     if not records:
@@ -132,11 +134,16 @@ def run_config(cfg: ElenchosRunConfig, records: list[dict[str, Any]]) -> dict[st
         "limit": cfg.limit,
         "agent": cfg.agent,
         "agent_options": cfg.agent_options,
+        "pi_rsa": cfg.pi_rsa,
     }
 
 
 def make_agent(cfg: ElenchosRunConfig) -> ElenchosAgent:
-    return registry.create(ROLE, cfg.agent, cfg.agent_options)
+    options = dict(cfg.agent_options)
+    is_sra = cfg.agent.split(":")[0] in SRA_SPECS  # the SRA probes the run's Pi_RSA
+    if is_sra and options.setdefault("pi_rsa", cfg.pi_rsa) != cfg.pi_rsa:
+        raise HarnessError(f"--agent-opt pi_rsa={options['pi_rsa']} contradicts --pi-rsa {cfg.pi_rsa}")
+    return registry.create(ROLE, cfg.agent, options)
 
 
 def validate(cfg: ElenchosRunConfig) -> None:
@@ -146,6 +153,8 @@ def validate(cfg: ElenchosRunConfig) -> None:
         raise HarnessError("--max-concurrent must be at least 1")
     if cfg.repetitions < 1:
         raise HarnessError("--repetitions must be at least 1")
+    if cfg.pi_rsa not in PI_RSA_CHOICES:
+        raise HarnessError(f"--pi-rsa must be one of {', '.join(PI_RSA_CHOICES)}")
 
 
 def run_elenchos(cfg: ElenchosRunConfig) -> ElenchosRunResult:
@@ -215,7 +224,7 @@ def start_info(info: dict[str, Any] | None, config: dict[str, Any], cfg: Elencho
     if info is None:
         info = {"format": "run/1", "benchmark": "elenchos", "config": config, "config_sha256": fingerprint(config),
                 "start_time": now_iso(), "sessions": []}
-    fam = family()
+    fam = family(pi_rsa=cfg.pi_rsa)
     described = agent.describe()
     info.update(
         status="running",
@@ -226,7 +235,8 @@ def start_info(info: dict[str, Any] | None, config: dict[str, Any], cfg: Elencho
         data={"source": source, "sessions_sha256": config["sessions_sha256"], "sessions": config["sessions"],
               "seed": None if cfg.sessions_file else cfg.seed,
               "repetitions": None if cfg.sessions_file else cfg.repetitions},
-        probe_library={"sha256": fam.library.sha256, "probes": len(fam.library), "pi_rsa": list(fam.pi.names)},
+        probe_library={"sha256": fam.library.sha256, "probes": len(fam.library), "pi_rsa_choice": cfg.pi_rsa,
+                       "pi_rsa": list(fam.pi.names), "level0": {m: p.name for m, p in fam.library.level0().items()}},
         agents={"agent": described},
         decoding={"agent": described.get("decoding")},
         prompt_versions={"protocol": PROTOCOL_VERSION, "agent": described.get("prompt_version")},

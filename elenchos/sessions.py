@@ -10,7 +10,9 @@ A session is (mutation set, corrupted kernel, prompt level, probe budget, repeti
 
 Each session's seed is derived from the dataset seed and the session's identity (suite, level, set,
 repetition) with SHA-256, so it does not depend on the order or the number of other sessions; the
-corrupted kernel (``A`` or ``B``) is drawn from it. Records follow ``schemas/elenchos_session.schema.json``
+corrupted kernel (``A`` or ``B``) is drawn from it. ``interaction`` follows the paper's additivity formula on
+the family's Pi_RSA (``metadata.pi_rsa``, default ``level0``); ``metadata.interaction_sra`` gives the stricter
+SRA-recoverable classification. Records follow ``schemas/elenchos_session.schema.json``
 (the builder's ``SESSION_SHAPE``) and are validated when generated.
 """
 
@@ -107,7 +109,10 @@ def session_record(suite: str, index: int, level: int, row: CuratedSet, repetiti
             "allow_neither": level == BENCHMARK_LEVEL,
             "paper_order": row.order,
             "paper_interaction": row.paper_interaction,
-            "subtype": cand.interaction.subtype if cand.interaction else None,
+            "subtype": cand.subtype,
+            "interaction_sra": cand.kind_sra if cand.admissible else f"not_admissible:{cand.reason}",
+            "subtype_sra": cand.subtype_sra,
+            "pi_rsa": fam.pi_choice,
             "admissible_sets": sizes,
             "dataset_seed": seed,
             "probe_library_sha256": fam.library.sha256,

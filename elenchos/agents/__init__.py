@@ -6,7 +6,8 @@
 | ``optimal`` | ``OptimalAgent``: adaptive, information-greedy over the library and the hypothesis space |
 | ``random`` | ``RandomAgent``: no probes, a uniformly random admissible answer (the paper's chance levels) |
 
-Factories take ``(arg, options)`` as the harness registry expects; ``random`` accepts ``seed=N``.
+Factories take ``(arg, options)`` as the harness registry expects; ``random`` accepts ``seed=N``, ``sra``
+accepts ``pi_rsa=level0|cover`` (set from ``--pi-rsa`` by ``elenchos.run``).
 """
 
 from __future__ import annotations
@@ -30,8 +31,14 @@ def _no_options(name: str, options: dict[str, str], allowed: tuple[str, ...] = (
 
 
 def make_sra(arg: str | None, options: dict[str, str]) -> Any:
-    _no_options("sra", options)
-    return SimpleReflexAgent()
+    from elenchos.family import PI_RSA_CHOICES, family
+    from harness.errors import HarnessError
+
+    _no_options("sra", options, ("pi_rsa",))
+    choice = options.get("pi_rsa", "level0")
+    if choice not in PI_RSA_CHOICES:
+        raise HarnessError(f"the sra agent's pi_rsa must be one of {', '.join(PI_RSA_CHOICES)}, not {choice!r}")
+    return SimpleReflexAgent(family(pi_rsa=choice))
 
 
 def make_optimal(arg: str | None, options: dict[str, str]) -> Any:

@@ -1,6 +1,7 @@
 """The Simple Reflex Agent (paper Section 5.2 and Appendix B.2).
 
-It never designs a probe: it sends the probes of Pi_RSA (``elenchos.family.pi_rsa``) in order, then compares
+It never designs a probe: it sends the probes of Pi_RSA (``elenchos.family.pi_rsa``: by default the 13 Level-0
+probes, as the paper builds it; ``pi_rsa=cover`` the minimum set cover) in order, then compares
 each kernel's observations with the expected table (the sound kernel and the 13 singletons):
 
 * the corrupted kernel is the one whose observations differ from the sound kernel's; if neither differs
@@ -10,8 +11,9 @@ each kernel's observations with the expected table (the sound kernel and the 13 
   additively -- each observation is the expected one of some member, and every member's signature is seen
   (``elenchos.family.explanations``); ties go to the first set in ID order, and the justification says so.
 
-By construction it scores V = 1 on every singleton (equation 4) and on every set our family classifies as
-additive; on interacting sets it reports what it matched.
+By construction it scores V = 1 on every singleton (equation 4) and on every set that is additive under the
+SRA-recoverable rule (``Candidate.kind_sra``); sets additive only under the paper's formula may have another
+smallest explanation or a member it never sees. On interacting sets it reports what it matched.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ class SimpleReflexAgent(ElenchosAgent):
                            pi.level0, pi.level0_unique, pi.search)
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "pi_rsa": list(self.fam.pi.names),
+        return {**super().describe(), "pi_rsa_choice": self.fam.pi_choice, "pi_rsa": list(self.fam.pi.names),
                 "library_sha256": self.fam.library.sha256}
 
     def act(self, turns: list[ElenchosTurn]) -> list[ToolCall]:

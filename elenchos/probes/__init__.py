@@ -1,7 +1,8 @@
 """Probe library data files (``*.lp``); see ``elenchos.library`` for the format.
 
-``PI_RSA`` (computed on first access) maps every mutation ID to its Level-0 *unique probe*: a probe of the
-Simple Reflex Agent's set Pi_RSA on which that singleton diverges from the sound kernel (see
+``PI_RSA`` (computed on first access) maps every mutation ID to the source of its Level-0 *unique probe*: the
+library probe marked ``-- level0: ID`` (13 distinct probes; each shows its mutation, and the tests record which
+ones single it out among the 13). They make up the Simple Reflex Agent's default Pi_RSA (see
 ``elenchos.family.level0_probes``). The system prompts of Level 0 read it.
 """
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-ELENCHOS_PROMPT_VERSION = "elenchos-system/1"
+ELENCHOS_PROMPT_VERSION = "elenchos-system/2"  # 2: thirteen distinct Level-0 unique probes
 LEVEL_IDS = {0: "ladder_single_split_probe", 1: "ladder_single_split", 2: "ladder_mix", 3: "stress_test"}
 LEVEL_IDS_K2 = {0: "ladder_double_split_probe", 1: "ladder_double_split"}
 LEVEL3_ID07_TITLE = "Definitional equality bypass during type comparison"

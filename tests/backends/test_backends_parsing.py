@@ -147,7 +147,7 @@ def test_responder_prompt_sees_only_its_constraints_and_the_request() -> None:
 
 
 def test_elenchos_prompts_levels() -> None:
-    assert ELENCHOS_PROMPT_VERSION == "elenchos-system/1"
+    assert ELENCHOS_PROMPT_VERSION == "elenchos-system/2"
     prompts = {level: elenchos_system_prompt(level) for level in range(4)}
     for text in prompts.values():
         assert all(f"ID_{i:02d} ---" in text for i in range(1, 14))

@@ -13,6 +13,11 @@ def fam() -> Family:
 
 
 @pytest.fixture(scope="session")
+def cover_fam() -> Family:
+    return family(pi_rsa="cover")
+
+
+@pytest.fixture(scope="session")
 def ladder(fam: Family) -> list[dict]:
     from elenchos.sessions import sessions
 

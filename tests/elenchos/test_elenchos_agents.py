@@ -28,13 +28,24 @@ def sra_lines(fam: Family, ladder: list[dict], benchmark: list[dict]) -> list[di
     return play(SimpleReflexAgent(fam), [*ladder, *benchmark])
 
 
-def test_sra_scores_v1_on_every_singleton_and_additive_session(sra_lines: list[dict]) -> None:
+def test_sra_scores_v1_on_every_singleton_and_sra_recoverable_session(fam: Family, sra_lines: list[dict]) -> None:
     for line in sra_lines:
         m = line["live_metrics"]
         assert line["end_reason"] == "submitted" and m["V_K"] == 1
-        if m["k_class"] in ("k0", "k1", "k2+", "k3+"):
+        if line["session"]["metadata"]["interaction_sra"] in ("none", "single", "additive"):
             assert m["V"] == 1 and m["E_ELX"] > 1.4, line["instance_id"]
-        assert m["P"] == 5  # it always sends the whole of Pi_RSA
+        assert m["P"] == len(fam.pi.probes) == 13  # it always sends the whole of Pi_RSA (the Level-0 probes)
+
+
+@pytest.mark.parametrize("choice", ["level0", "cover"])
+def test_sra_guarantee_holds_on_every_sra_recoverable_set(choice: str, fam: Family, cover_fam: Family) -> None:
+    """V = 1 on every set of F_<=3 that is additive under the SRA-recoverable rule, on either Pi_RSA."""
+    fam = {"level0": fam, "cover": cover_fam}[choice]
+    records = [r for r in every_admissible_session(fam)
+               if fam.get(r["mutations"]).kind_sra in ("none", "single", "additive")]
+    lines = play(SimpleReflexAgent(fam), records)
+    assert [line["live_metrics"]["V"] for line in lines] == [1] * len(records)
+    assert {line["live_metrics"]["P"] for line in lines} == {len(fam.pi.probes)}
 
 
 def test_sra_on_interacting_sets_is_reported_as_it_is(sra_lines: list[dict]) -> None:

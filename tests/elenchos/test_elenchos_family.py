@@ -16,6 +16,7 @@ from elenchos.family import (
     explanations,
     minimum_covers,
     observe,
+    paper_additive,
     separate,
 )
 from elenchos.library import library
@@ -33,8 +34,11 @@ def _eq4(table: dict, probes: range) -> list[tuple[str, str]]:
     return missing
 
 
-def test_pi_rsa_separates_every_singleton_from_sound_and_from_every_other(fam: Family) -> None:
-    pi = fam.pi
+@pytest.mark.parametrize("choice", ["level0", "cover"])
+def test_pi_rsa_separates_every_singleton_from_sound_and_from_every_other(choice: str, fam: Family,
+                                                                        cover_fam: Family) -> None:
+    pi = {"level0": fam, "cover": cover_fam}[choice].pi
+    assert pi.kind == choice
     configs = [SOUND, *((m,) for m in MUTATION_IDS)]
     fresh = observe(configs, list(pi.probes), jobs=1)  # re-run: the expected table is what the kernels do
     assert {k: fresh[(k,) if k != "sound" else SOUND] for k in pi.expected} == pi.expected
@@ -43,7 +47,16 @@ def test_pi_rsa_separates_every_singleton_from_sound_and_from_every_other(fam: F
         assert pi.expected[m] != pi.expected["sound"]
 
 
-def test_pi_rsa_is_a_minimum_cover_found_by_search(fam: Family) -> None:
+def test_default_pi_rsa_is_the_level0_probes_as_the_paper_builds_it(fam: Family) -> None:
+    pi = fam.pi
+    level0 = [p.name for p in fam.library.level0().values()]
+    assert pi.kind == "level0" and list(pi.names[:13]) == level0 and len(set(level0)) == 13
+    # the Level-0 probes all single their mutation out, so equation (4) needs no extra probe
+    assert pi.search["extra_for_equation_4"] == [] and len(pi.probes) == 13
+
+
+def test_cover_pi_rsa_is_a_minimum_cover_found_by_search(cover_fam: Family) -> None:
+    fam = cover_fam
     pi = fam.pi
     assert pi.search["minimum_size"] == len(pi.probes) and pi.search["minimum_covers"] >= 1
     assert all(p.core for p in pi.probes)
@@ -83,17 +96,38 @@ def _covers(masks: list[int], chosen: tuple[int, ...], universe: int) -> bool:
     return got == universe
 
 
-def test_level0_probes_single_out_each_mutation(fam: Family) -> None:
+# Which Level-0 probes single their mutation out among the 13 (output pair unique): all of them today. A
+# library change that loses this for a mutation must update this record (and docs/elenchos.md).
+LEVEL0_SINGLES_OUT = dict.fromkeys(MUTATION_IDS, True)
+
+
+def test_level0_probes_are_distinct_and_each_shows_its_mutation(fam: Family, cover_fam: Family) -> None:
     from elenchos.family import level0_probes
     from elenchos.probes import PI_RSA
 
-    assert level0_probes() == PI_RSA and set(PI_RSA) == set(MUTATION_IDS)
+    assert level0_probes() == PI_RSA and list(PI_RSA) == list(MUTATION_IDS)
+    assert len(set(PI_RSA.values())) == 13  # thirteen different probes
+    configs = [SOUND, *((m,) for m in MUTATION_IDS)]
     for m, name in fam.pi.level0.items():
-        j = fam.library.index(name)
-        own = fam.observations[(m,)][j]
-        assert own != fam.observations[SOUND][j]
-        assert fam.pi.level0_unique[m] == all(own != fam.observations[(o,)][j] for o in MUTATION_IDS if o != m)
-    assert all(fam.pi.level0_unique.values())
+        probe = fam.library.by_name(name)
+        assert probe.level0 == m and probe.source == PI_RSA[m] and m in probe.targets
+        fresh = observe(configs, [probe], jobs=1)  # run it again: K_mu differs from K_ref on it
+        own = fresh[(m,)][0]
+        assert own != fresh[SOUND][0], m
+        singles_out = all(own != fresh[(o,)][0] for o in MUTATION_IDS if o != m)
+        assert fam.pi.level0_unique[m] == singles_out == LEVEL0_SINGLES_OUT[m], m
+    assert cover_fam.pi.level0 == fam.pi.level0  # the prompt's probes do not depend on the SRA's Pi_RSA
+
+
+def test_level0_prompt_shows_thirteen_different_probes() -> None:
+    import re
+
+    from harness.prompts.elenchos import elenchos_system_prompt
+
+    text = elenchos_system_prompt(0, 1)
+    shown = re.findall(r"^Unique probe: (.+)$", text, flags=re.M)
+    assert len(shown) == 13 and len(set(shown)) == 13
+    assert all(json.loads(s) for s in shown)
 
 
 # --------------------------------------------------------------------------------------------------- F_k
@@ -220,12 +254,46 @@ def test_explanations_are_the_smallest_consistent_sets() -> None:
     assert explanations((Observation.accepted("z"), ok, ok), pi) == []
 
 
-def test_every_additive_set_is_recovered_from_pi_rsa(fam: Family) -> None:
+@pytest.mark.parametrize("choice", ["level0", "cover"])
+def test_every_sra_recoverable_set_is_recovered_from_pi_rsa(choice: str, fam: Family, cover_fam: Family) -> None:
+    fam = {"level0": fam, "cover": cover_fam}[choice]
     index = [fam.library.index(p.name) for p in fam.pi.probes]
     for cand in fam.admissible():
-        if cand.k >= 2 and cand.kind == "additive":
+        if cand.k >= 2 and cand.kind_sra == "additive":
             observed = [fam.observations[cand.ids][j] for j in index]
             assert explanations(observed, fam.pi) == [cand.ids]
+            assert cand.kind == "additive"  # the stricter rule implies the paper's formula
+
+
+def test_paper_formula_cases() -> None:
+    """B.4 on made-up observations: each probe must show a singleton's or an additive subset's output."""
+    a, b, c, ab = (Observation.accepted(x) for x in ("a", "b", "c", "ab"))
+    table = {("ID_01",): (a, a), ("ID_02",): (b, b), ("ID_03",): (c, c),
+             ("ID_01", "ID_02"): (a, b), ("ID_01", "ID_03"): (ab, c)}
+    assert paper_additive(("ID_01", "ID_02"), [0, 1], table, {})  # probe 0 like ID_01, probe 1 like ID_02
+    assert not paper_additive(("ID_01", "ID_03"), [0, 1], table, {})  # probe 0: an output no member gives
+    assert paper_additive(("ID_01", "ID_03"), [1], table, {})  # ... but on probe 1 alone it is additive
+    table[("ID_01", "ID_02", "ID_03")] = (ab, b)  # probe 0 is {ID_01, ID_03}'s output
+    assert not paper_additive(("ID_01", "ID_02", "ID_03"), [0, 1], table, {("ID_01", "ID_03"): False})
+    assert paper_additive(("ID_01", "ID_02", "ID_03"), [0, 1], table, {("ID_01", "ID_03"): True})
+
+
+@pytest.mark.parametrize("choice", ["level0", "cover"])
+def test_both_rules_are_reported_and_the_paper_formula_is_the_default(choice: str, fam: Family,
+                                                                      cover_fam: Family) -> None:
+    fam = {"level0": fam, "cover": cover_fam}[choice]
+    index = [fam.library.index(p.name) for p in fam.pi.probes]
+    additive: dict = {}
+    for cand in fam.admissible():
+        if cand.k < 2:
+            assert cand.kind == cand.kind_sra
+            continue
+        additive[cand.ids] = paper_additive(cand.ids, index, fam.observations, additive)
+        assert cand.kind == ("additive" if additive[cand.ids] else "interacting")
+        assert cand.kind_sra == cand.interaction.kind
+    for row in fam.counts().values():
+        assert row["additive"] + row["interacting"] == row["additive_sra"] + row["interacting_sra"]
+        assert row["additive"] >= row["additive_sra"]
 
 
 # --------------------------------------------------------------------------------------------------- Table 6
@@ -248,21 +316,30 @@ def test_generators_cli_writes_the_family_and_prints_counts(tmp_path, capsys, fa
     from generators.__main__ import main
 
     assert main(["elenchos", "--max-k", "3", "--out", str(tmp_path), "--sessions", "--repetitions", "1"]) == 0
-    last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert json.loads(last) == fam.counts()
+    printed = capsys.readouterr().out.strip().splitlines()
+    assert json.loads(printed[-1]) == fam.counts()
+    k2 = fam.counts()["k2"]
+    level0_row = next(x.split() for x in printed if x.startswith("k2  level0"))
+    assert level0_row[4:8] == [str(k2[x]) for x in ("additive", "interacting", "additive_sra", "interacting_sra")]
+    assert any(x.startswith("k2  cover") for x in printed) and any(x.startswith("k2  paper") for x in printed)
     lines = [json.loads(x) for x in (tmp_path / "configurations.jsonl").read_text().splitlines()]
     assert len(lines) == 1 + 13 + 78 + 286
     assert sum(x["admissible"] for x in lines if x["k"] == 2) == fam.counts()["k2"]["admissible"]
-    assert json.loads((tmp_path / "pi_rsa.json").read_text())["probes"][0]["name"] == fam.pi.names[0]
+    pi_record = json.loads((tmp_path / "pi_rsa.json").read_text())
+    assert pi_record["probes"][0]["name"] == fam.pi.names[0] and pi_record["kind"] == "level0"
+    sessions = [json.loads(x) for x in (tmp_path / "ladder.jsonl").read_text().splitlines()]
+    assert {s["metadata"]["pi_rsa"] for s in sessions} == {"level0"}
+    assert all(s["metadata"]["interaction_sra"] in ("single", "additive", "interacting") for s in sessions)
     assert len((tmp_path / "ladder.jsonl").read_text().splitlines()) == 69
     assert "| {ID_04, ID_06} |" in (tmp_path / "admissible.md").read_text()
 
 
-def test_table6_document_is_up_to_date_and_every_difference_is_explained(fam: Family) -> None:
+def test_table6_document_is_up_to_date_and_every_difference_is_explained(fam: Family, cover_fam: Family) -> None:
     from pathlib import Path
 
     from elenchos.table6 import missing_explanations, render
 
-    assert missing_explanations(fam) == []
+    fams = {"level0": fam, "cover": cover_fam}
+    assert missing_explanations(fams) == []
     committed = (Path(__file__).resolve().parents[2] / "docs" / "elenchos-table6.md").read_text(encoding="utf-8")
-    assert committed == render(fam), "regenerate with: python -m elenchos table6"
+    assert committed == render(fams), "regenerate with: python -m elenchos table6"

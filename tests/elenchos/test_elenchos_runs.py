@@ -28,14 +28,29 @@ def test_run_writes_transcripts_run_json_and_metrics(sra_run: Path) -> None:
     info = json.loads((sra_run / "run.json").read_text())
     assert info["benchmark"] == "elenchos" and info["status"] == "complete" and info["config"]["suite"] == "benchmark"
     assert info["config"]["sessions"] == 70 and info["agents"]["agent"]["kind"] == "SimpleReflexAgent"
-    assert info["engine_calls"]["engine_calls"] == 6  # 5 probes + 1 submission, batched over all sessions
+    assert info["engine_calls"]["engine_calls"] == 14  # 13 probes + 1 submission, batched over all sessions
+    assert info["config"]["pi_rsa"] == "level0" and info["probe_library"]["pi_rsa_choice"] == "level0"
+    assert len(set(info["probe_library"]["level0"].values())) == 13
     metrics = json.loads((sra_run / "metrics.json").read_text())
     assert metrics["overall"]["n"] == 70 and metrics["by_k_class"]["k1"]["V"] == 1.0
-    assert metrics["overall"]["null"]["specificity"] == 1.0 and metrics["overall"]["null"]["mean_probes"] == 5
+    assert metrics["overall"]["null"]["specificity"] == 1.0 and metrics["overall"]["null"]["mean_probes"] == 13
     for key in ("V", "V_K", "V_A", "V_A_J", "precision", "recall", "V_A_given_V_K", "E_ELX", "P_over_P_max",
                 "failed_with_budget_left", "fault", "gap"):
         assert key in metrics["overall"]
     assert metrics["overall"]["ci95"]["gap"] is not None and metrics["overall"]["ci95"]["V"] is not None
+
+
+def test_pi_rsa_cover_is_recorded_in_run_json_and_the_sessions(tmp_path: Path) -> None:
+    out = tmp_path / "cover"
+    run_elenchos(ElenchosRunConfig(out=str(out), suite="benchmark", agent="sra", progress=False, pi_rsa="cover"))
+    info = json.loads((out / "run.json").read_text())
+    assert info["config"]["pi_rsa"] == "cover" and info["probe_library"]["pi_rsa_choice"] == "cover"
+    assert info["agents"]["agent"]["pi_rsa_choice"] == "cover" and len(info["probe_library"]["pi_rsa"]) == 5
+    assert info["engine_calls"]["engine_calls"] == 6  # 5 probes + 1 submission
+    assert {line["session"]["metadata"]["pi_rsa"] for line in lines_of(out).values()} == {"cover"}
+    with pytest.raises(HarnessError, match="contradicts"):
+        run_elenchos(ElenchosRunConfig(out=str(tmp_path / "x"), suite="benchmark", agent="sra", progress=False,
+                                       agent_options={"pi_rsa": "level0"}, pi_rsa="cover"))
 
 
 def test_score_recomputes_metrics_from_transcripts_byte_for_byte(sra_run: Path) -> None:
