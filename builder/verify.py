@@ -87,12 +87,12 @@ def check_integrity(folder: Path, report: Report, card: str | Path | None = None
             report.problems.append(f"{path}: listed in {CHECKSUMS} but missing")
         elif sha256_file(folder / path) != digest:
             bad_sum.add(path)
-            if path == README:
-                _check_card(folder, manifest, card, report)
-            elif not path.endswith(".parquet"):
+            if path != README and not path.endswith(".parquet"):
                 report.problems.append(f"{path}: sha256 differs from {CHECKSUMS}")
     for path in sorted(present - set(sums) - {CHECKSUMS}):
         report.problems.append(f"{path}: not listed in {CHECKSUMS}")
+    if README in present:
+        _check_card(folder, manifest, card, report, edited=README in bad_sum)
 
     for problem in _version_problems(manifest):
         report.problems.append(f"{MANIFEST}: {problem}; verify with the matching code version")
@@ -167,13 +167,16 @@ def card_parts(text: str) -> list[str]:
     return [front, *generated_blocks(text)]
 
 
-def _check_card(folder: Path, manifest: dict[str, Any], card: str | Path | None, report: Report) -> None:
-    """README.md differs from CHECKSUMS: fine if only its prose changed, a problem if its YAML or data blocks did."""
+def _check_card(folder: Path, manifest: dict[str, Any], card: str | Path | None, report: Report, edited: bool) -> None:
+    """README.md's YAML and generated blocks must be those of the manifest; its prose may differ (a note)."""
     from builder.card import render_readme
 
     card_path = Path(card) if card else DEFAULT_CARD
     if not card_path.exists():
-        report.problems.append(f"{README}: sha256 differs from {CHECKSUMS} ({card_path} not found to compare)")
+        if edited:
+            report.problems.append(f"{README}: sha256 differs from {CHECKSUMS} ({card_path} not found to compare)")
+        else:
+            report.notes.append(f"{card_path} not found: {README} is checked against {CHECKSUMS} only")
         return
     actual = (folder / README).read_text(encoding="utf-8", errors="replace")
     expected = render_readme(manifest, card_path)
@@ -188,8 +191,9 @@ def _check_card(folder: Path, manifest: dict[str, Any], card: str | Path | None,
     if len(card_parts(actual)) != len(card_parts(expected)):
         report.problems.append(f"{README}: a generated block is missing")
         return
-    report.notes.append(f"{README}: prose differs from the export (edited on the Hub?); "
-                        "its YAML and generated blocks match the manifest")
+    if edited:
+        report.notes.append(f"{README}: prose differs from the export (edited on the Hub?); "
+                            "its YAML and generated blocks match the manifest")
 
 
 def _check_rows(file: Path, spec, rows: int, split_hash: Any = None) -> str | None:

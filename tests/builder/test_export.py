@@ -40,7 +40,8 @@ def test_layout_manifest_and_checksums(small_export):
     assert set(listed) == set(files) - {CHECKSUMS}
     assert all(sha256_file(small_export / p) == h for p, h in listed.items())
     manifest = json.loads((small_export / MANIFEST).read_text())
-    assert manifest["generator_version"] == GENERATOR_VERSION and manifest["code_commit"] == "0" * 40
+    assert manifest["generator_versions"]["mira"] == GENERATOR_VERSION and manifest["code_commit"] == "0" * 40
+    assert manifest["configs"]["mira_zero_shot"]["generator_version"] == GENERATOR_VERSION
     params = manifest["configs"]["mira_zero_shot"]["params"]
     assert params["seed"] == SMALL["seed"] and params["n_a"] == 1 and params["n_b"] == 2
     assert params["difficulties"] == [1, 3] and params["families"]
