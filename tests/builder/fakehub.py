@@ -57,7 +57,7 @@ class FakeHub:
     # ------------------------------------------------------------------ direct state changes (the "other writer")
     def create(self, repo_id: str) -> Repo:
         if repo_id not in self.repos:
-            repo = self.repos[repo_id] = Repo()
+            self.repos[repo_id] = Repo()
             self.commit(repo_id, "main", {".gitattributes": b"*.parquet filter=lfs\n"}, title="initial commit")
         return self.repos[repo_id]
 
@@ -104,7 +104,7 @@ class FakeHub:
         repo_id, action, rest = "/".join(parts[:2]), parts[2] if len(parts) > 2 else "", parts[3:]
         repo = self.repos.get(repo_id)
         if repo is None:
-            return httpx2.Response(401, headers={"x-error-code": "RepoNotFound"}, json={"error": "Repository not found"})
+            return httpx2.Response(401, headers={"x-error-code": "RepoNotFound"}, json={"error": "Repo not found"})
         if action == "refs":
             def refs(d):
                 prefix = "refs/heads/" if d is repo.branches else "refs/tags/"
@@ -211,6 +211,7 @@ class FakeHub:
         add = {line["value"]["path"]: base64.b64decode(line["value"]["content"])
                for line in lines if line["key"] == "file"}
         delete = tuple(line["value"]["path"] for line in lines if line["key"] == "deletedFile")
-        oid = self.commit(repo_id, branch, add, delete, title=header["summary"], description=header.get("description", ""))
+        oid = self.commit(repo_id, branch, add, delete, title=header["summary"],
+                          description=header.get("description", ""))
         return httpx2.Response(200, json={"commitUrl": f"{ENDPOINT}/datasets/{repo_id}/commit/{oid}",
                                           "commitOid": oid, "pullRequestUrl": None})
