@@ -76,3 +76,28 @@ def test_bad_release_arguments_give_one_clear_line(release, tmp_path, capsys, ar
     assert not (tmp_path / "x").exists()
     assert run_eval(["mira", "--dataset", str(jsonl["mira_zero_shot"]), "--config", "mira_zero_shot",
                      "--out", str(tmp_path / "y"), "--quiet"]) != 0
+
+
+def test_elenchos_sessions_from_an_export_folder_give_the_jsonl_runs_metrics(tmp_path):
+    from elenchos.sessions import sessions
+    from verifiers.jsonl import dumps
+
+    folder = tmp_path / "EL"
+    export(folder, configs=["elenchos_ladder"], code_commit="3" * 40, log=quiet, seed=7, repetitions=1)
+    manifest = json.loads((folder / MANIFEST).read_text())
+    from elenchos import ELENCHOS_VERSION
+
+    assert manifest["configs"]["elenchos_ladder"]["benchmark"] == "elenchos"
+    assert manifest["configs"]["elenchos_ladder"]["generator_version"] == ELENCHOS_VERSION  # not MIRA's
+    assert manifest["generator_versions"] == {"elenchos": ELENCHOS_VERSION}
+    jsonl = tmp_path / "ladder.jsonl"
+    jsonl.write_text("".join(dumps(r) + "\n" for r in sessions("ladder", 7, 1)))
+    outs = []
+    for name, extra in (("jsonl", ["--sessions", str(jsonl)]), ("export", ["--sessions", str(folder)])):
+        outs.append(tmp_path / name)
+        argv = ["elenchos", *extra, "--agent", "sra", "--limit", "6", "--out", str(outs[-1]), "--quiet"]
+        assert run_eval(argv) == 0
+    assert (outs[0] / "metrics.json").read_bytes() == (outs[1] / "metrics.json").read_bytes()
+    data = json.loads((outs[1] / "run.json").read_text())["data"]
+    assert data["source"]["config"] == "elenchos_ladder" and data["source"]["checked_against_manifest"]
+    assert data["source"]["generator_version"] == manifest["configs"]["elenchos_ladder"]["generator_version"]
