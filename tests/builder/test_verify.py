@@ -174,3 +174,12 @@ def test_an_export_written_by_another_pyarrow_version_verifies(export_copy, caps
         rewrite_manifest(copy, m)
         report = verify(copy)
         assert not report.ok and any(f"row {index}" in p and "request_budget" in p for p in report.problems)
+
+
+def test_a_manifest_with_malformed_configs_is_a_clear_problem(export_copy):
+    manifest = json.loads((export_copy / MANIFEST).read_text())
+    manifest["configs"] = {"mira_zero_shot": "oops"}
+    (export_copy / MANIFEST).write_text(json.dumps(manifest))
+    report = verify(export_copy)
+    assert report.problems == ["manifest.json: missing or unreadable (config 'mira_zero_shot' must be an object "
+                               "with 'params' and 'splits' objects)"]
