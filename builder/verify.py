@@ -73,7 +73,7 @@ def check_integrity(folder: Path, report: Report, card: str | Path | None = None
         if not isinstance(manifest, dict) or not isinstance(manifest.get("configs"), dict):
             raise ValueError("no 'configs' object")
         for name, c in manifest["configs"].items():
-            if not isinstance(c, dict) or not isinstance(c.get("splits"), dict) or not isinstance(c.get("params"), dict):
+            if not (isinstance(c, dict) and isinstance(c.get("splits"), dict) and isinstance(c.get("params"), dict)):
                 raise ValueError(f"config {name!r} must be an object with 'params' and 'splits' objects")
     except (OSError, ValueError, AttributeError) as exc:
         report.problems.append(f"{MANIFEST}: missing or unreadable ({exc})")
