@@ -40,6 +40,8 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--configs", type=_csv, help="configs to export, comma-separated (default: all available)")
     e.add_argument("--num-proc", type=int, help="generation processes (the output is the same for any value)")
     e.add_argument("--code-commit", help="record this commit instead of asking git")
+    e.add_argument("--code-repo", help="code repository URL for the card's links (default: builder.mira_elenchos."
+                                       "CODE_REPOSITORY or $MIRA_ELENCHOS_CODE_REPO)")
     e.add_argument("--card", help="dataset card template (default: dataset_card.md at the repo root)")
     e.add_argument("--force", action="store_true", help="replace an existing export folder")
 
@@ -85,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                 configs=args.configs,
                 num_proc=args.num_proc,
                 code_commit=args.code_commit,
+                code_repo=args.code_repo,
                 force=args.force,
                 card=args.card,
                 log=lambda m: print(m, file=sys.stderr),
