@@ -92,7 +92,11 @@ def check_integrity(folder: Path, report: Report, card: str | Path | None = None
             bad_sum.add(path)
             if path != README and not path.endswith(".parquet"):
                 report.problems.append(f"{path}: sha256 differs from {CHECKSUMS}")
-    for path in sorted(present - set(sums) - {CHECKSUMS}):
+    owned = _owned_paths(manifest)
+    foreign = sorted(p for p in present - set(sums) - {CHECKSUMS} if not owned(p))
+    if foreign:  # e.g. docs/figure.png added to the Hub repo by hand: publish never touches those either
+        report.notes.append(f"not part of the release (ignored): {', '.join(foreign)}")
+    for path in sorted(present - set(sums) - {CHECKSUMS} - set(foreign)):
         report.problems.append(f"{path}: not listed in {CHECKSUMS}")
     if README in present:
         _check_card(folder, manifest, card, report, edited=README in bad_sum)
@@ -144,6 +148,12 @@ def check_integrity(folder: Path, report: Report, card: str | Path | None = None
                     "(a row was changed, added, removed or reordered)"
                 )
     return manifest
+
+
+def _owned_paths(manifest: dict[str, Any]) -> Callable[[str], bool]:
+    """Whether a path belongs to an export: its card, manifest, CHECKSUMS or a config folder."""
+    configs = {s.name for s in all_specs()} | set(manifest["configs"]) | set(manifest.get("skipped", {}))
+    return lambda path: path in (README, MANIFEST, CHECKSUMS) or path.split("/", 1)[0] in configs
 
 
 def _version_problems(manifest: dict[str, Any]) -> list[str]:
@@ -327,7 +337,8 @@ def verify(
                 report.notes.append(f"{path}: content identical, bytes differ (pyarrow {writer} vs {pa.__version__})")
             else:
                 report.problems.append(problem)
-        for path in sorted(present - set(expected)):
+        owned = _owned_paths(manifest)
+        for path in sorted(p for p in present - set(expected) if owned(p)):
             report.problems.append(f"{path}: not part of the regenerated export")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -225,3 +225,20 @@ def test_publish_needs_a_token_and_a_repo_id(releases, hub, monkeypatch):
     assert f"create_repo {REPO} (repo_type=dataset)" in lines
     assert sum(line.startswith("  add ") for line in lines) == 5  # 2 Parquet files, card, manifest, CHECKSUMS
     assert any(line.startswith(f"  add {CHECKSUMS} (") for line in lines)
+
+
+def test_an_untagged_release_is_tagged_before_it_is_replaced(releases, hub):
+    from builder.export import data_files
+
+    first, second = releases
+    hub.create(REPO)
+    old = hub.commit(REPO, "main", {p: (first / p).read_bytes() for p in data_files(first)}, title="Export MIRA-MATH")
+    assert hub.repos[REPO].tags == {}  # what the earlier publish left: a plain commit
+    with pytest.raises(PublishError, match="different seed set"):
+        pub(second)
+    lines = []
+    publish(second, REPO, endpoint=ENDPOINT, regenerate=False, log=lines.append, replace=True, dry_run=True)
+    assert f"create_tag mira-1.0.0-seed1234-1x1-d1 -> main head {old[:12]} (the release being replaced)" in lines
+    r2, _ = pub(second, replace=True)
+    assert hub.repos[REPO].tags == {"mira-1.0.0-seed1234-1x1-d1": old, r2.tag: r2.commit}
+    assert manifest_at(hub, "mira-1.0.0-seed1234-1x1-d1")["configs"]["mira_zero_shot"]["params"]["seed"] == 1234

@@ -183,3 +183,13 @@ def test_a_manifest_with_malformed_configs_is_a_clear_problem(export_copy):
     report = verify(export_copy)
     assert report.problems == ["manifest.json: missing or unreadable (config 'mira_zero_shot' must be an object "
                                "with 'params' and 'splits' objects)"]
+
+
+def test_files_outside_the_release_are_noted_not_failed(export_copy):
+    (export_copy / "docs").mkdir()
+    (export_copy / "docs" / "figure.png").write_bytes(b"png")  # a downloaded Hub repo may hold such files
+    (export_copy / "mira_zero_shot" / "extra.parquet").write_bytes(b"x")  # but not inside a config folder
+    report = verify(export_copy)
+    assert report.problems == ["mira_zero_shot/extra.parquet: not listed in CHECKSUMS",
+                               "mira_zero_shot/extra.parquet: not part of the regenerated export"]
+    assert "not part of the release (ignored): docs/figure.png" in report.notes
