@@ -144,7 +144,7 @@ def release_markdown(manifest: Mapping[str, Any]) -> str:
         lines.append(f"| `{name}` | - | - | not in this export ({why}) | - |")
     with_counts = [(n, c) for n, c in manifest["configs"].items() if _counts(c)]
     if with_counts:
-        lines += ["", *_counts_table(*with_counts[0])]
+        lines += ["", *_counts_table(*with_counts[0], also_few_shot="mira_few_shot" in manifest["configs"])]
     return "\n".join(lines)
 
 
@@ -205,8 +205,10 @@ def usage_markdown(manifest: Mapping[str, Any]) -> str:
     tag = (manifest.get("release") or {}).get("tag")
     names = list(manifest["configs"])
     lines = ["```python", "import datasets, json", ""]
+    lines.append(f'ds = datasets.load_dataset("{repo_id}", "{default}", split="test")')
     for name in names:
-        lines.append(f'ds = datasets.load_dataset("{repo_id}", "{name}", split="test")')
+        if name != default:
+            lines.append(f'{name} = datasets.load_dataset("{repo_id}", "{name}", split="test")')
     if tag:
         lines.append(f'ds = datasets.load_dataset("{repo_id}", "{default}", split="test", revision="{tag}")'
                      "  # exactly this release")
@@ -286,7 +288,7 @@ def _counts(c: Mapping[str, Any]) -> dict[str, int] | None:
     return next((s["counts"] for s in c["splits"].values() if s.get("counts")), None)
 
 
-def _counts_table(name: str, c: Mapping[str, Any]) -> list[str]:
+def _counts_table(name: str, c: Mapping[str, Any], also_few_shot: bool = False) -> list[str]:
     """Rows per family and difficulty; ``counts`` keys are ``[type/]family/dN``."""
     counts = _counts(c) or {}
     diffs = sorted({key.rsplit("/d", 1)[1] for key in counts}, key=int)
@@ -295,7 +297,9 @@ def _counts_table(name: str, c: Mapping[str, Any]) -> list[str]:
         fam, d = key.rsplit("/d", 1)
         families.setdefault(fam, {})[d] = n
     out = [
-        f"Instances per family and requested difficulty (`{name}`; `mira_few_shot` has the same instances):",
+        f"Instances per family and requested difficulty (`{name}`"
+        + ("; `mira_few_shot` has the same instances" if name == "mira_zero_shot" and also_few_shot else "")
+        + "):",
         "",
         "| Type | Family | " + " | ".join(f"d={d}" for d in diffs) + " | Total |",
         "|---|---|" + "---:|" * (len(diffs) + 1),

@@ -128,7 +128,7 @@ class FakeHub:
             repo.tags[body["tag"]] = commit.oid
             return httpx2.Response(200, json={})
         commit = repo.resolve(rev)
-        if action in ("revision", "tree", "paths-info", "preupload") and commit is None and action != "preupload":
+        if action in ("revision", "tree", "paths-info") and commit is None:
             return self._missing(f"Invalid rev id: {rev}", "RevisionNotFound")
         if action == "revision":
             siblings = [{"rfilename": p} for p in sorted(commit.files)]
@@ -137,15 +137,10 @@ class FakeHub:
         if action == "tree":
             under = unquote("/".join(rest[1:])).strip("/")
             return httpx2.Response(200, json=self._tree(commit, under, request.url.params.get("recursive") == "true"))
-        if action == "paths-info":
-            wanted = dict(request.url.params.multi_items()).get("paths")
-            wanted = request.url.params.get_list("paths") if hasattr(request.url.params, "get_list") else [wanted]
-            if not wanted and request.content:
-                try:
-                    wanted = json.loads(request.content).get("paths", [])
-                except ValueError:
-                    from urllib.parse import parse_qs
-                    wanted = parse_qs(request.content.decode()).get("paths", [])
+        if action == "paths-info":  # get_paths_info: a form-encoded POST with repeated "paths"
+            from urllib.parse import parse_qs
+
+            wanted = parse_qs(request.content.decode()).get("paths", [])
             return httpx2.Response(200, json=self._paths_info(commit, wanted))
         if action == "preupload":
             files = json.loads(request.content)["files"]
