@@ -175,7 +175,8 @@ def load_records(source: str, config: str, split: str = "test", revision: str | 
     except (ValueError, FileNotFoundError, datasets.exceptions.DatasetNotFoundError) as exc:
         raise RowsError(f"{source}: cannot load config {config!r} split {split!r}: {exc}") from None
     records, rows_h, jsonl_h = [], hashlib.sha256(), hashlib.sha256()
-    for i, row in enumerate(ds):
+    rows = (row for batch in ds.with_format("arrow").iter(batch_size=1000) for row in batch.to_pylist())
+    for i, row in enumerate(rows):
         record = row_to_record(config, row)
         if record_sha256(record) != row["sha256"]:
             raise RowsError(f"{source}: {config}/{split} row {i} (id {row.get('id')}): sha256 does not match")
