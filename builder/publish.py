@@ -248,7 +248,10 @@ def _tag_of(remote: Remote) -> str | None:
     at_head = sorted(t for t, c in remote.tags.items() if c == remote.head)
     if at_head:
         return at_head[0]
-    return release_tag(remote.manifest) if remote.manifest and remote.manifest.get("configs") else None
+    if not (remote.manifest and remote.manifest.get("configs")):
+        return None
+    name = release_tag(remote.manifest)
+    return name if name not in remote.tags else f"{name}-{remote.head[:8]}"  # that name is another commit's
 
 
 def check_replace(remote: Remote, manifest: Mapping[str, Any], replace: bool, branch: str) -> str | None:
@@ -279,7 +282,7 @@ def plan_lines(repo_id: str, branch: str, tag: str, remote: Remote, changes: Cha
     out = []
     if not remote.exists:
         out.append(f"create_repo {repo_id} (repo_type=dataset)")
-    if not remote.branch_exists:
+    if not remote.branch_exists and branch != "main":
         out.append(f"create_branch {branch} (from main)")
     if old_tag and old_tag not in remote.tags:
         out.append(f"create_tag {old_tag} -> {branch} head {remote.head[:12]} (the release being replaced)")
