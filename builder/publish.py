@@ -250,6 +250,9 @@ def _tag_of(remote: Remote) -> str | None:
         return at_head[0]
     if not (remote.manifest and remote.manifest.get("configs")):
         return None
+    published_as = (remote.manifest.get("release") or {}).get("tag")
+    if published_as in remote.tags:  # the seed set was published with that tag (later commits added other files)
+        return published_as
     name = release_tag(remote.manifest)
     return name if name not in remote.tags else f"{name}-{remote.head[:8]}"  # that name is another commit's
 
