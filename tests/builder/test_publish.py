@@ -14,6 +14,7 @@ from builder.card import render_readme
 from builder.export import CHECKSUMS, MANIFEST, README, export, write_checksums
 from builder.publish import PublishError, publish, release_tag
 from builder.rows import load_records
+from generators import GENERATOR_VERSION
 from tests.builder.conftest import quiet
 from tests.builder.fakehub import ENDPOINT, FakeHub
 
@@ -21,6 +22,8 @@ TOKEN = "hf_secret_for_tests_0123456789"
 REPO = "org/MIRA-MATH"
 FIGURE = "docs/figure.png"
 COMMIT = "1" * 40
+TAG1234 = f"mira-{GENERATOR_VERSION}-seed1234-1x1-d1"  # the default tag names the generator version
+TAG99 = f"mira-{GENERATOR_VERSION}-seed99-1x1-d1"
 
 
 @pytest.fixture(scope="module")
@@ -62,34 +65,34 @@ def test_seed_sets_are_tagged_versions_and_foreign_files_survive(releases, hub):
     hub.commit(REPO, "main", {FIGURE: b"\x89PNG user figure", "mira_zero_shot/test-00001-of-00002.parquet": b"old"})
 
     r1, _ = pub(first)
-    assert r1.tag == "mira-1.0.0-seed1234-1x1-d1" == release_tag(json.loads((first / MANIFEST).read_text()))
+    assert r1.tag == TAG1234 == release_tag(json.loads((first / MANIFEST).read_text()))
     repo = hub.repos[REPO]
     assert repo.tags[r1.tag] == repo.branches["main"] == r1.commit
     files = hub.files(REPO)
     assert FIGURE in files and ".gitattributes" in files
     assert "mira_zero_shot/test-00001-of-00002.parquet" not in files  # a stale shard of a config folder: ours
     head = repo.commits[r1.commit]
-    assert head.title.startswith(f"Release {r1.tag}") and "mira 1.0.0" in head.title
+    assert head.title.startswith(f"Release {r1.tag}") and f"mira {GENERATOR_VERSION}" in head.title
     assert f"at {COMMIT}" in head.description and "seed=1234" in head.description
-    assert "mira_few_shot: generator 1.0.0" in head.description
+    assert f"mira_few_shot: generator {GENERATOR_VERSION}" in head.description
     assert manifest_at(hub, r1.tag)["release"] == {"repo_id": REPO, "tag": r1.tag}
 
     # a different seed set is refused without --replace, and nothing changes
     before = (dict(repo.branches), dict(repo.tags), len(repo.commits))
-    with pytest.raises(PublishError, match=r"different seed set \(tag mira-1.0.0-seed1234-1x1-d1\)") as info:
+    with pytest.raises(PublishError, match=rf"different seed set \(tag {TAG1234}\)") as info:
         pub(second)
     assert "--replace" in str(info.value) and "seed=1234" in str(info.value)
     assert (dict(repo.branches), dict(repo.tags), len(repo.commits)) == before
 
     r2, _ = pub(second, replace=True)
-    assert r2.tag == "mira-1.0.0-seed99-1x1-d1" and r2.replaced_tag == r1.tag
+    assert r2.tag == TAG99 and r2.replaced_tag == r1.tag
     assert set(repo.tags) == {r1.tag, r2.tag} and repo.tags[r1.tag] == r1.commit
     files = hub.files(REPO)
     assert FIGURE in files and files[FIGURE] == b"\x89PNG user figure"
     assert not any(p.startswith("mira_few_shot/") for p in files)  # seed 99 has no few-shot config
     assert manifest_at(hub, "main")["configs"]["mira_zero_shot"]["params"]["seed"] == 99
     assert manifest_at(hub, r1.tag)["configs"]["mira_zero_shot"]["params"]["seed"] == 1234
-    assert "Replaces the seed set tagged mira-1.0.0-seed1234-1x1-d1" in repo.commits[r2.commit].description
+    assert f"Replaces the seed set tagged {TAG1234}" in repo.commits[r2.commit].description
 
     # the card on the Hub names the repo, the tag, the seed and the default config of its own release
     card = files[README].decode()
@@ -238,7 +241,7 @@ def test_an_untagged_release_is_tagged_before_it_is_replaced(releases, hub):
         pub(second)
     lines = []
     publish(second, REPO, endpoint=ENDPOINT, regenerate=False, log=lines.append, replace=True, dry_run=True)
-    assert f"create_tag mira-1.0.0-seed1234-1x1-d1 -> main head {old[:12]} (the release being replaced)" in lines
+    assert f"create_tag {TAG1234} -> main head {old[:12]} (the release being replaced)" in lines
     r2, _ = pub(second, replace=True)
-    assert hub.repos[REPO].tags == {"mira-1.0.0-seed1234-1x1-d1": old, r2.tag: r2.commit}
-    assert manifest_at(hub, "mira-1.0.0-seed1234-1x1-d1")["configs"]["mira_zero_shot"]["params"]["seed"] == 1234
+    assert hub.repos[REPO].tags == {TAG1234: old, r2.tag: r2.commit}
+    assert manifest_at(hub, TAG1234)["configs"]["mira_zero_shot"]["params"]["seed"] == 1234
