@@ -20,6 +20,11 @@ def _csv(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+def _message(exc: BaseException) -> str:
+    """The error's text, not its repr (``str(KeyError("x"))`` is ``"'x'"``)."""
+    return str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m builder", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -35,6 +40,8 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--configs", type=_csv, help="configs to export, comma-separated (default: all available)")
     e.add_argument("--num-proc", type=int, help="generation processes (the output is the same for any value)")
     e.add_argument("--code-commit", help="record this commit instead of asking git")
+    e.add_argument("--code-repo", help="code repository URL for the card's links (default: builder.mira_elenchos."
+                                       "CODE_REPOSITORY or $MIRA_ELENCHOS_CODE_REPO)")
     e.add_argument("--card", help="dataset card template (default: dataset_card.md at the repo root)")
     e.add_argument("--force", action="store_true", help="replace an existing export folder")
 
@@ -44,17 +51,22 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("--num-proc", type=int)
     v.add_argument("--card", help="dataset card template used for the export")
 
-    u = sub.add_parser("publish", help="verify, then upload to a Hub dataset repo")
+    u = sub.add_parser("publish", help="verify, then publish to a Hub dataset repo as a tagged release")
     u.add_argument("folder")
     u.add_argument("--repo-id", required=True, help="ORG/NAME")
-    u.add_argument("--revision", help="branch to commit to (created if missing; default main)")
+    u.add_argument("--revision", help="branch to commit to (created from main if missing; default main)")
+    u.add_argument("--tag", help="release tag (default from the manifest, e.g. mira-1.0.0-seed1234-20x50)")
+    u.add_argument("--replace", action="store_true",
+                   help="replace a different seed set on the branch (it stays loadable by its tag)")
+    u.add_argument("--allow-dirty", action="store_true", help="publish an export made from uncommitted code")
     u.add_argument("--private", action="store_true", help="create the repo as private (an existing repo is unchanged)")
-    u.add_argument("--dry-run", action="store_true", help="print the operations and sizes; no network call")
-    u.add_argument("--commit-message")
+    u.add_argument("--dry-run", action="store_true",
+                   help="read the remote and print every add, change, delete and tag; write nothing")
+    u.add_argument("--commit-message", help="commit title (default: 'Release TAG (...)')")
     u.add_argument("--no-regenerate", action="store_true", help="verify integrity only before uploading")
 
-    j = sub.add_parser("to-jsonl", help="write one config's split back as canonical JSONL")
-    j.add_argument("folder")
+    j = sub.add_parser("to-jsonl", help="write one config's split of an export folder back as canonical JSONL")
+    j.add_argument("folder", help="an export folder (python -m builder export, or a downloaded Hub release)")
     j.add_argument("--config", default="mira_zero_shot")
     j.add_argument("--split", default="test")
     j.add_argument("--out", required=True)
@@ -75,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                 configs=args.configs,
                 num_proc=args.num_proc,
                 code_commit=args.code_commit,
+                code_repo=args.code_repo,
                 force=args.force,
                 card=args.card,
                 log=lambda m: print(m, file=sys.stderr),
@@ -86,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
                 repetitions=args.repetitions,
             )
         except (FileExistsError, FileNotFoundError, ValueError, KeyError, RuntimeError) as exc:
-            print(f"export: {exc}", file=sys.stderr)
+            print(f"export: {_message(exc)}", file=sys.stderr)
             return 2
         rows = {n: sum(s["num_examples"] for s in c["splits"].values()) for n, c in manifest["configs"].items()}
         size = sum(p.stat().st_size for p in Path(args.out).rglob("*") if p.is_file())
@@ -116,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
                 args.folder,
                 args.repo_id,
                 revision=args.revision,
+                tag=args.tag,
+                replace=args.replace,
+                allow_dirty=args.allow_dirty,
                 private=args.private,
                 dry_run=args.dry_run,
                 commit_message=args.commit_message,
@@ -127,11 +143,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     if args.command == "to-jsonl":
-        from builder.rows import read_records
-        from verifiers.jsonl import write_jsonl
+        from builder.rows import RowsError, export_to_jsonl
 
-        digest = write_jsonl(args.out, read_records(args.folder, args.config, args.split))
-        print(json.dumps({"file": args.out, "sha256": digest}))
+        try:
+            summary = export_to_jsonl(args.folder, args.config, args.split, args.out)
+        except RowsError as exc:
+            print(f"to-jsonl: {exc}", file=sys.stderr)
+            return 2
+        print(json.dumps(summary))
         return 0
 
     from builder.registry import all_specs

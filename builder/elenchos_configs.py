@@ -23,6 +23,7 @@ from builder.registry import ConfigSpec, register
 from builder.shape import JSON
 
 HOOK_MODULE = "elenchos.hf_records"
+VERSION = "elenchos:ELENCHOS_VERSION"  # the Elenchos generator version (not MIRA's GENERATOR_VERSION)
 HINT = f"the Elenchos configs need the elenchos package with {HOOK_MODULE} (see builder/elenchos_configs.py)"
 
 # One admissible mutation configuration S in F_1..F_3 (paper Appendix B.3-B.5; Table 6 for the curated sets).
@@ -65,6 +66,7 @@ register(
         records=f"{HOOK_MODULE}:configurations_records",
         params=("seed",),
         hint=HINT,
+        version=VERSION,
     )
 )
 register(
@@ -77,6 +79,7 @@ register(
         records=f"{HOOK_MODULE}:ladder_records",
         params=("seed", "repetitions"),
         hint=HINT,
+        version=VERSION,
     )
 )
 register(
@@ -89,5 +92,6 @@ register(
         records=f"{HOOK_MODULE}:benchmark_records",
         params=("seed", "repetitions"),
         hint=HINT,
+        version=VERSION,
     )
 )

@@ -34,10 +34,9 @@ import pyarrow.parquet as pq
 
 from builder.registry import ConfigSpec, all_specs, get_spec
 from builder.shape import decode
-from generators import GENERATOR_VERSION
 from verifiers.jsonl import dumps, sha256_file
 
-FORMAT = "mira-elenchos-hf-export/1"
+FORMAT = "mira-elenchos-hf-export/2"
 ROW_GROUP_ROWS = 1000
 ROWS_PER_FILE = 50_000
 COMPRESSION = "zstd"
@@ -62,7 +61,32 @@ class Plan:
     skipped: dict[str, str] = field(default_factory=dict)  # config name -> reason
     code_commit: str = "unknown"
     code_dirty: bool = False
-    generator_version: str = GENERATOR_VERSION
+    # config name -> the version of its benchmark's generator (MIRA-Math or Elenchos) the plan was made with
+    versions: dict[str, str] = field(default_factory=dict)
+    code_repository: str = ""
+
+    def version_problems(self) -> list[str]:
+        """Configs whose generator here differs from the plan's (an export must come from the same code)."""
+        out = []
+        for name in self.configs:
+            here = get_spec(name).generator_version()
+            if self.versions.get(name) != here:
+                out.append(f"{name}: made with generator {self.versions.get(name)}, this code is {here}")
+        return out
+
+
+def code_repository() -> str:
+    from builder.mira_elenchos import CODE_REPOSITORY
+
+    return os.environ.get("MIRA_ELENCHOS_CODE_REPO") or CODE_REPOSITORY
+
+
+def generator_versions(manifest: Mapping[str, Any]) -> dict[str, str]:
+    """benchmark -> generator version of the configs in a manifest (``{"mira": "1.0.0", "elenchos": "0.1.0"}``)."""
+    out: dict[str, str] = {}
+    for c in manifest["configs"].values():
+        out.setdefault(c.get("benchmark", "mira"), c.get("generator_version", manifest.get("generator_version", "?")))
+    return out
 
 
 def writer_info() -> dict[str, Any]:
@@ -98,6 +122,7 @@ def git_state(root: Path = REPO_ROOT) -> tuple[str, bool]:
 def make_plan(
     configs: Iterable[str] | None = None,
     code_commit: str | None = None,
+    code_repo: str | None = None,
     **overrides: Any,
 ) -> Plan:
     """The plan for ``export``: every registered config (or ``configs``) with ``overrides`` (seed, n_a, ...)."""
@@ -107,7 +132,7 @@ def make_plan(
     for name in wanted or []:
         get_spec(name)  # unknown names fail here
     base = BenchConfig(name="plan", **{k: v for k, v in overrides.items() if v is not None})
-    plan = Plan(configs={})
+    plan = Plan(configs={}, code_repository=code_repo or code_repository())
     for spec in all_specs():
         if wanted is not None and spec.name not in wanted:
             plan.skipped[spec.name] = "not selected"
@@ -117,6 +142,7 @@ def make_plan(
             plan.skipped[spec.name] = reason
             continue
         plan.configs[spec.name] = spec.params_of(base)
+        plan.versions[spec.name] = spec.generator_version() or "unknown"
     if code_commit is None:
         plan.code_commit, plan.code_dirty = git_state()
     else:
@@ -130,7 +156,11 @@ def plan_from_manifest(manifest: Mapping[str, Any]) -> Plan:
         skipped=dict(manifest.get("skipped", {})),
         code_commit=manifest.get("code_commit", "unknown"),
         code_dirty=bool(manifest.get("code_dirty", False)),
-        generator_version=manifest.get("generator_version", "unknown"),
+        versions={
+            name: c.get("generator_version", manifest.get("generator_version", "unknown"))
+            for name, c in manifest["configs"].items()
+        },
+        code_repository=manifest.get("code_repository") or code_repository(),
     )
 
 
@@ -246,6 +276,7 @@ def manifest_dict(plan: Plan, results: Mapping[str, Mapping[str, SplitOutput]]) 
         spec = get_spec(name)
         configs[name] = {
             "benchmark": spec.benchmark,
+            "generator_version": plan.versions[name],
             "params": params,
             "splits": {
                 split: {
@@ -259,9 +290,10 @@ def manifest_dict(plan: Plan, results: Mapping[str, Mapping[str, SplitOutput]]) 
                 for split, out in results[name].items()
             },
         }
-    return {
+    manifest = {
         "format": FORMAT,
-        "generator_version": plan.generator_version,
+        "generator_versions": {},
+        "code_repository": plan.code_repository,
         "code_commit": plan.code_commit,
         "code_dirty": plan.code_dirty,
         "writer": writer_info(),
@@ -269,6 +301,8 @@ def manifest_dict(plan: Plan, results: Mapping[str, Mapping[str, SplitOutput]]) 
         "configs": configs,
         "skipped": plan.skipped,
     }
+    manifest["generator_versions"] = generator_versions(manifest)
+    return manifest
 
 
 def write_checksums(folder: Path) -> None:
@@ -305,10 +339,9 @@ def build(
     out = Path(out)
     if out.exists():
         raise FileExistsError(f"{out} exists")
-    if plan.generator_version != GENERATOR_VERSION:
-        raise ValueError(
-            f"the plan was made with generator {plan.generator_version}; this code is generator {GENERATOR_VERSION}"
-        )
+    problems = plan.version_problems()
+    if problems:
+        raise ValueError("the plan was made with other generator code: " + "; ".join(problems))
     datasets.disable_progress_bars()
     datasets.logging.set_verbosity_error()
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent if out.parent.exists() else None))
@@ -338,6 +371,7 @@ def export(
     configs: Iterable[str] | None = None,
     num_proc: int | None = None,
     code_commit: str | None = None,
+    code_repo: str | None = None,
     force: bool = False,
     card: str | Path | None = None,
     log: Callable[[str], None] = print,
@@ -351,7 +385,7 @@ def export(
             raise FileExistsError(f"{out} exists (use --force to replace it)")
         if not (out / MANIFEST).exists() and any(out.iterdir()):
             raise FileExistsError(f"{out} is not an export folder (no {MANIFEST}); refusing to replace it")
-    plan = make_plan(configs, code_commit=code_commit, **overrides)
+    plan = make_plan(configs, code_commit=code_commit, code_repo=code_repo, **overrides)
     if not plan.configs:
         raise ValueError("nothing to export: " + "; ".join(f"{k}: {v}" for k, v in plan.skipped.items()))
     if not replace:

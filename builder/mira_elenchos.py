@@ -27,7 +27,14 @@ from verifiers.jsonl import dumps
 
 DATASET_NAME = "mira_elenchos"
 LICENSE = "cc-by-4.0"
-HOMEPAGE = "https://huggingface.co/datasets/samersaabjr/MIRA-MATH"
+# The project's code repository: the one place that names it (the card, the manifest and ``DatasetInfo`` use
+# it; ``python -m builder export --code-repo URL`` or ``MIRA_ELENCHOS_CODE_REPO`` overrides it for a fork).
+CODE_REPOSITORY = "https://github.com/mira-elenchos/mira-elenchos"
+HOMEPAGE = CODE_REPOSITORY
+PAPERS = {
+    "MIRA-Math": "https://arxiv.org/abs/2607.07391",
+    "Elenchos": "https://arxiv.org/abs/2607.12733",
+}
 CITATION = """\
 @article{albateh2026miramath,
   title   = {{MIRA-Math}: A Benchmark for Minimal Information Requesting and Mathematical Reasoning},
@@ -79,11 +86,16 @@ def record_to_row(spec: ConfigSpec, record: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+def config_version(spec: ConfigSpec) -> Version:
+    """The config's own benchmark generator version (MIRA or Elenchos), so the ``datasets`` cache is keyed by it."""
+    return Version(spec.generator_version() or "0.0.0")
+
+
 class MiraElenchos(datasets.GeneratorBasedBuilder):
     BUILDER_CONFIG_CLASS = BenchConfig
     VERSION = Version(GENERATOR_VERSION)
     BUILDER_CONFIGS: ClassVar[list[BenchConfig]] = [
-        BenchConfig(name=spec.name, version=Version(GENERATOR_VERSION), description=spec.description)
+        BenchConfig(name=spec.name, version=config_version(spec), description=spec.description)
         for spec in all_specs()
     ]
     DEFAULT_CONFIG_NAME = "mira_zero_shot"

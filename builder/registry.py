@@ -48,6 +48,15 @@ class ConfigSpec:
     chunk_rows: int = 64  # rows per generation chunk (the unit of parallelism; never changes the output)
     hint: str = ""  # what to do when unavailable
     normalize: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # make defaults explicit (e.g. families)
+    version: str = "generators:GENERATOR_VERSION"  # "module:ATTRIBUTE" of the benchmark's generator version
+
+    def generator_version(self) -> str | None:
+        """The version of the code that generates this config's rows (None when it cannot be imported here)."""
+        module_name, _, attr = self.version.partition(":")
+        try:
+            return str(getattr(importlib.import_module(module_name), attr))
+        except (ImportError, AttributeError):
+            return None
 
     def resolve(self, which: str) -> Callable:
         target = getattr(self, which)

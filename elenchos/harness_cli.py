@@ -1,7 +1,8 @@
 """The Elenchos parts of ``run_eval.py`` (wired in ``harness/elenchos/plugin.py``).
 
     python run_eval.py elenchos --suite ladder|benchmark --agent sra|random|optimal --out runs/NAME
-           [--seed 1234] [--repetitions 5] [--sessions FILE] [--agent-opt K=V ...] [--limit N]
+           [--seed 1234] [--repetitions 5] [--sessions FILE|FOLDER|ORG/NAME [--config C] [--revision R]]
+           [--agent-opt K=V ...] [--limit N]
            [--max-concurrent N] [--fsync step|each] [--label L] [--no-progress] [--quiet]
     python run_eval.py score RUN_DIR ...          (dispatched here for run.json "benchmark": "elenchos")
     python run_eval.py main --out DIR             (the Elenchos step: data files, SRA / optimal / random runs;
@@ -44,8 +45,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="run directory (created; an existing one is resumed)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="session dataset seed (default 1234)")
     p.add_argument("--repetitions", type=int, default=DEFAULT_REPETITIONS, help="sessions per set and level (5)")
-    p.add_argument("--sessions", help="run the sessions of this JSONL file instead (python -m generators elenchos "
-                                      "--sessions)")
+    p.add_argument("--sessions", help="run the sessions of this JSONL file (python -m generators elenchos "
+                                      "--sessions), export folder (python -m builder export) or Hub repo ORG/NAME")
+    p.add_argument("--config", help="with an export folder or repo id: elenchos_ladder or elenchos_benchmark "
+                                    "(default: elenchos_<suite>)")
+    p.add_argument("--revision", help="with a repo id: branch, release tag or commit (default main)")
     p.add_argument("--limit", type=int, help="run only the first N sessions")
     p.add_argument("--max-concurrent", type=int, help="sessions in flight at once (default: all)")
     p.add_argument("--pi-rsa", choices=PI_RSA_CHOICES, default="level0",
@@ -61,6 +65,7 @@ def config_from_args(args: argparse.Namespace) -> ElenchosRunConfig:
     return ElenchosRunConfig(
         out=args.out, suite=args.suite, agent=args.agent, agent_options=parse_options(args.agent_opt),
         seed=args.seed, repetitions=args.repetitions, sessions_file=args.sessions, limit=args.limit,
+        sessions_config=args.config, sessions_revision=args.revision,
         max_concurrent=args.max_concurrent, fsync=args.fsync, pi_rsa=args.pi_rsa,
         progress=False if (args.no_progress or args.quiet) else None, label=args.label)
 

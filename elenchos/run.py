@@ -51,7 +51,9 @@ class ElenchosRunConfig:
     agent_options: dict[str, str] = field(default_factory=dict)
     seed: int = DEFAULT_SEED
     repetitions: int = DEFAULT_REPETITIONS
-    sessions_file: str | None = None
+    sessions_file: str | None = None  # a JSONL file, an export folder or a Hub repo id (then see below)
+    sessions_config: str | None = None  # export folder / Hub repo: the config (default elenchos_<suite>)
+    sessions_revision: str | None = None  # Hub repo: branch, release tag or commit
     limit: int | None = None
     max_concurrent: int | None = None
     fsync: str = "step"
@@ -72,9 +74,13 @@ def validate_session(record: Any) -> list[str]:
     return [f"{path}: {message}" for path, message in schema_errors("elenchos_session", record)]
 
 
-def load_sessions(cfg: ElenchosRunConfig) -> tuple[list[dict[str, Any]], str]:
-    """The sessions to run (a JSONL file, or generated from the suite/seed/repetitions) and their source."""
-    if cfg.sessions_file:
+def load_sessions(cfg: ElenchosRunConfig) -> tuple[list[dict[str, Any]], str | dict[str, Any]]:
+    """The sessions to run (a JSONL file, a release, or generated from the suite/seed/repetitions) and their source."""
+    if cfg.sessions_file and _is_release(cfg.sessions_file):
+        records, source = _release_sessions(cfg)
+    elif cfg.sessions_config or cfg.sessions_revision:
+        raise HarnessError("--config and --revision need --sessions with an export folder or a Hub repo id")
+    elif cfg.sessions_file:
         path = Path(cfg.sessions_file)
         if not path.exists():
             raise HarnessError(f"{path}: no such sessions file")
@@ -113,6 +119,36 @@ def load_sessions(cfg: ElenchosRunConfig) -> tuple[list[dict[str, Any]], str]:
     if not records:
         raise HarnessError("no sessions to run")
     return records, source
+
+
+def _is_release(path: str) -> bool:
+    if Path(path).is_file():
+        return False
+    try:
+        from builder.rows import is_release_source
+    except ImportError:
+        return Path(path).is_dir()
+    return is_release_source(path)
+
+
+def _release_sessions(cfg: ElenchosRunConfig) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The sessions of an export folder's or Hub release's config, read through ``datasets`` and checked."""
+    try:
+        from builder.rows import RowsError, load_records
+    except ImportError as exc:
+        raise HarnessError(f"{cfg.sessions_file}: reading a release needs the hf extra ({exc})") from None
+    config = cfg.sessions_config or f"elenchos_{cfg.suite or 'ladder'}"
+    if config not in ("elenchos_ladder", "elenchos_benchmark"):
+        raise HarnessError(f"--config {config}: the sessions are in elenchos_ladder or elenchos_benchmark")
+    try:
+        loaded = load_records(cfg.sessions_file, config, revision=cfg.sessions_revision)
+    except (RowsError, KeyError) as exc:
+        raise HarnessError(str(exc.args[0] if exc.args else exc)) from None
+    for i, record in enumerate(loaded.records):
+        problems = validate_session(record)
+        if problems:
+            raise HarnessError(f"{cfg.sessions_file}:{config} row {i} [{record.get('id')}]: {problems[0]}")
+    return loaded.records, loaded.provenance
 
 
 def sessions_sha256(records: list[dict[str, Any]]) -> str:
@@ -219,7 +255,7 @@ def execute(cfg: ElenchosRunConfig, run_dir: RunDir, todo: list[dict[str, Any]],
     return stats.as_dict()
 
 
-def start_info(info: dict[str, Any] | None, config: dict[str, Any], cfg: ElenchosRunConfig, source: str,
+def start_info(info: dict[str, Any] | None, config: dict[str, Any], cfg: ElenchosRunConfig, source: str | dict,
                agent: ElenchosAgent) -> dict[str, Any]:
     if info is None:
         info = {"format": "run/1", "benchmark": "elenchos", "config": config, "config_sha256": fingerprint(config),

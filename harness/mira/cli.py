@@ -25,7 +25,12 @@ DEFAULT_SEED = 1234
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--dataset", required=True, help="MIRA-Math JSONL (python -m generators mira ...)")
+    p.add_argument("--dataset", required=True,
+                   help="MIRA-Math JSONL (python -m generators mira ...), an export folder (python -m builder "
+                        "export) or a Hub dataset repo id ORG/NAME")
+    p.add_argument("--config", help="with an export folder or repo id: the config (default mira_zero_shot; "
+                                    "mira_few_shot for four-shot)")
+    p.add_argument("--revision", help="with a repo id: branch, release tag or commit (default main)")
     p.add_argument("--solver", default="oracle", help="solver spec: oracle, guess (backends: openai:MODEL, ...)")
     p.add_argument("--responder", default="rule", help="responder spec: rule (backends: openai:MODEL, ...)")
     p.add_argument("--out", required=True, help="run directory (created; an existing one is resumed)")
@@ -64,6 +69,8 @@ def config_from_args(args: argparse.Namespace) -> MiraRunConfig:
         progress=False if (args.no_progress or args.quiet) else None,
         dataset_seed=args.dataset_seed,
         label=args.label,
+        dataset_config=args.config,
+        dataset_revision=args.revision,
     )
 
 

@@ -1,4 +1,9 @@
-"""Read a MIRA-Math JSONL dataset for a run: checksum, light structural checks, clear errors.
+"""Read a MIRA-Math dataset for a run: checksum, light structural checks, clear errors.
+
+The dataset is a JSONL file, or a config of an export folder (``python -m builder export``) or of a Hub
+release (``ORG/NAME`` with ``--config`` and ``--revision``), read through ``datasets`` (cached) and turned
+back into the exact JSONL records by ``builder.rows``; such a dataset's ``sha256`` is that of its canonical
+JSONL, the same as the generator's file, and ``source`` records the resolved revision and checksums.
 
 Full validation (schema, exact answers, the three well-posedness checks) is ``python -m verifiers
 validate``; here we check only what the loop and the scorer rely on, fast enough to run on every start,
@@ -25,6 +30,7 @@ class Dataset:
     instances: list[dict[str, Any]]
     line_of: dict[str, int]
     total_lines: int
+    source: dict[str, Any] | None = None  # export folder / Hub release: config, resolved revision, checksums
 
     @property
     def has_few_shot(self) -> bool:
@@ -43,13 +49,57 @@ class Dataset:
         return hashlib.sha256(seeds.encode()).hexdigest()
 
 
-def load_dataset(path: str | Path, limit: int | None = None) -> Dataset:
+DEFAULT_CONFIG = "mira_zero_shot"
+
+
+def load_dataset(path: str | Path, limit: int | None = None, config: str | None = None,
+                 revision: str | None = None) -> Dataset:
     """The first ``limit`` instances of ``path`` (all by default); ``InputErrors`` lists every bad line."""
-    path = Path(path)
+    source = None
+    if _is_release(str(path)):
+        source, data, label = _release_jsonl(str(path), config or DEFAULT_CONFIG, revision)
+        path = Path(label)
+    else:
+        if config or revision:
+            raise HarnessError(f"{path}: --config and --revision need an export folder or a Hub repo id, "
+                               "not a JSONL file")
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise HarnessError(f"{path}: cannot read dataset: {exc.strerror or exc}") from None
+    dataset = _parse_dataset(path, data, limit)
+    dataset.source = source
+    return dataset
+
+
+def _is_release(path: str) -> bool:
+    if Path(path).is_file():
+        return False
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise HarnessError(f"{path}: cannot read dataset: {exc.strerror or exc}") from None
+        from builder.rows import is_release_source
+    except ImportError:  # no hf extra: a folder still gets a clear message from _release_jsonl
+        return Path(path).is_dir()
+    return is_release_source(path)
+
+
+def _release_jsonl(path: str, config: str, revision: str | None) -> tuple[dict[str, Any], bytes, str]:
+    """(provenance, canonical JSONL bytes, a label for messages) of an export folder's or Hub release's config."""
+    try:
+        from builder.rows import RowsError, load_records
+        from verifiers.jsonl import dumps
+    except ImportError as exc:  # the hf extra (datasets, pyarrow) is not installed
+        raise HarnessError(f"{path}: reading an export folder or Hub repo needs the hf extra ({exc})") from None
+    try:
+        loaded = load_records(path, config, revision=revision)
+    except (RowsError, KeyError) as exc:
+        raise HarnessError(str(exc.args[0] if exc.args else exc)) from None
+    data = "".join(dumps(r) + "\n" for r in loaded.records).encode("utf-8")
+    label = f"{path}:{config}" + (f"@{revision}" if revision else "")
+    return loaded.provenance, data, label
+
+
+def _parse_dataset(path: Path, data: bytes, limit: int | None) -> Dataset:
     errors: list[InputError] = []
     instances: list[dict[str, Any]] = []
     line_of: dict[str, int] = {}

@@ -41,6 +41,8 @@ class MiraRunConfig:
     progress: bool | None = None  # None: tqdm decides (on for a terminal)
     dataset_seed: int | None = None
     label: str | None = None
+    dataset_config: str | None = None  # export folder / Hub repo: the config (default mira_zero_shot)
+    dataset_revision: str | None = None  # Hub repo: branch, tag or commit
 
 
 @dataclass
@@ -105,7 +107,7 @@ def validate(cfg: MiraRunConfig) -> None:
 def run_mira(cfg: MiraRunConfig) -> MiraRunResult:
     """Run (or resume) ``cfg``; return the metrics computed from the whole transcript."""
     validate(cfg)
-    dataset = load_dataset(cfg.dataset, cfg.limit)
+    dataset = load_dataset(cfg.dataset, cfg.limit, config=cfg.dataset_config, revision=cfg.dataset_revision)
     regime = resolve_regime(cfg.regime, dataset)
     config = run_config(cfg, dataset, regime)
     run_dir = RunDir(cfg.out)
@@ -195,7 +197,8 @@ def start_info(
         harness_version=HARNESS_VERSION,
         protocol_version=PROTOCOL_VERSION,
         dataset={"path": dataset.path, "sha256": dataset.sha256, "instances": len(dataset.instances),
-                 "generator_versions": dataset.generator_versions(), "has_few_shot": dataset.has_few_shot},
+                 "generator_versions": dataset.generator_versions(), "has_few_shot": dataset.has_few_shot,
+                 **({"source": dataset.source} if dataset.source else {})},
         generator_version=",".join(dataset.generator_versions()),
         seed_set={"dataset_seed": _single(dataset.dataset_seeds()) if cfg.dataset_seed is None else cfg.dataset_seed,
                   "instance_seeds_sha256": dataset.seed_digest(),

@@ -172,3 +172,17 @@ def test_configs_cli_reports_availability(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "mira_zero_shot" in out and "available" in out
     assert "elenchos_ladder" in out and "unavailable" in out and "elenchos.hf_records" in out
+
+
+def test_each_config_carries_its_benchmarks_generator_version(tmp_path):
+    """The datasets cache is keyed by the config's own generator version (MIRA or Elenchos)."""
+    from elenchos import ELENCHOS_VERSION
+    from generators import GENERATOR_VERSION
+
+    assert ELENCHOS_VERSION != GENERATOR_VERSION  # otherwise this test proves nothing
+    versions = {c.name: str(c.version) for c in MiraElenchos.BUILDER_CONFIGS}
+    assert versions["mira_zero_shot"] == versions["mira_few_shot"] == GENERATOR_VERSION
+    for name in ("elenchos_configurations", "elenchos_ladder", "elenchos_benchmark"):
+        assert versions[name] == ELENCHOS_VERSION == get_spec(name).generator_version()
+    assert make_builder("mira_zero_shot", cache_dir=str(tmp_path)).cache_dir.endswith(f"/{GENERATOR_VERSION}")
+    assert make_builder("elenchos_ladder", cache_dir=str(tmp_path)).cache_dir.endswith(f"/{ELENCHOS_VERSION}")

@@ -40,7 +40,8 @@ def test_layout_manifest_and_checksums(small_export):
     assert set(listed) == set(files) - {CHECKSUMS}
     assert all(sha256_file(small_export / p) == h for p, h in listed.items())
     manifest = json.loads((small_export / MANIFEST).read_text())
-    assert manifest["generator_version"] == GENERATOR_VERSION and manifest["code_commit"] == "0" * 40
+    assert manifest["generator_versions"]["mira"] == GENERATOR_VERSION and manifest["code_commit"] == "0" * 40
+    assert manifest["configs"]["mira_zero_shot"]["generator_version"] == GENERATOR_VERSION
     params = manifest["configs"]["mira_zero_shot"]["params"]
     assert params["seed"] == SMALL["seed"] and params["n_a"] == 1 and params["n_b"] == 2
     assert params["difficulties"] == [1, 3] and params["families"]
@@ -154,3 +155,57 @@ def test_elenchos_configs_export_load_and_verify_once_plugged_in(tmp_path, monke
     assert row_to_record("elenchos_benchmark", ds[0])["metadata"] == {"probe_library": "v1"}
     meta, _ = split_front_matter((out / README).read_text())
     assert "elenchos_ladder" in {c["config_name"] for c in meta["configs"]}
+
+
+def test_to_jsonl_errors_are_one_clear_line_and_touch_no_file(small_export, tmp_path, capsys):
+    out = tmp_path / "out.jsonl"
+    cases = [
+        ([str(tmp_path / "missing")], "no such export folder"),
+        ([str(small_export), "--config", "nope"], "unknown config 'nope'"),
+        ([str(small_export), "--split", "train"], "has no split 'train'"),
+    ]
+    for args, message in cases:
+        assert cli(["to-jsonl", *args, "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("to-jsonl: ") and message in err and err.count("\n") == 1
+        assert not out.exists() and not list(tmp_path.glob(".out.jsonl.*"))
+
+
+def test_to_jsonl_checks_integrity(export_copy, tmp_path, capsys):
+    from tests.builder.test_verify import edit_row
+
+    edit_row(export_copy, 1, "question", "changed", fix_row_hash=True)  # row hash fixed: only the manifest knows
+    out = tmp_path / "out.jsonl"
+    assert cli(["to-jsonl", str(export_copy), "--out", str(out)]) == 2
+    assert "jsonl_sha256" in capsys.readouterr().err and not out.exists()
+    edit_row(export_copy, 2, "question", "changed again")  # row hash not fixed
+    assert cli(["to-jsonl", str(export_copy), "--out", str(out)]) == 2
+    assert "row 2" in capsys.readouterr().err and not out.exists()
+
+
+def test_export_errors_are_messages_not_reprs(tmp_path, capsys):
+    assert cli(["export", "--out", str(tmp_path / "x"), "--configs", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("export: unknown config 'nope'; known: mira_zero_shot") and not err.startswith('export: "')
+
+
+def test_card_default_config_and_sizes_come_from_the_export(tmp_path):
+    from builder.card import SIZE_CATEGORIES, default_config, render_readme, size_category
+
+    out = tmp_path / "FEW"
+    manifest = export(out, configs=["mira_few_shot"], code_commit="0" * 40, log=quiet, seed=5, n_a=1, n_b=1,
+                      difficulties=(2,))
+    assert default_config(manifest) == "mira_few_shot"
+    text = (out / README).read_text()
+    meta, body = split_front_matter(text)
+    assert meta["configs"] == [{"config_name": "mira_few_shot", "default": True,
+                                "data_files": [{"split": "test", "path": "mira_few_shot/test-*.parquet"}]}]
+    assert "mira_zero_shot" not in yaml.safe_dump(meta) and "gives `mira_few_shot` (the default)" in body
+    assert "seed=5" in body and "seed 1234" not in body.split("## Configs")[0]
+    assert "](docs/" not in body and "https://arxiv.org/abs/2607.07391" in body
+    assert 'load_dataset("ORG/NAME", "mira_few_shot"' in body  # no repo id before publish: a visible placeholder
+    allowed = {label for _, label in SIZE_CATEGORIES} | {"n>1T"}
+    for n in (0, 999, 1000, 10**7, 10**7 + 1, 10**9, 10**13):
+        assert size_category(n) in allowed
+    assert size_category(20_000_000) == "10M<n<100M"
+    assert render_readme(manifest) == text
