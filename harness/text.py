@@ -14,8 +14,25 @@ GREEK_NAMES = {
     "ξ": "xi", "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau", "υ": "upsilon",
     "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega",
 }
-SYMBOLS = {"−": "-", "–": "-", "—": "-", "‐": "-", "‑": "-", "→": "->", "⟶": "->", "’": "'", "‘": "'"}
+SYMBOLS = {"−": "-", "–": "-", "—": "-", "‐": "-", "‑": "-", "→": "->", "⟶": "->", "’": "'", "‘": "'",
+           "≠": "!=", "≤": "<=", "≥": ">=", "×": "*", "⋅": "*", "∣": "|", "“": '"', "”": '"'}
 _LEADING_ARTICLES = re.compile(r"^(?:the|a|an|your)\s+")
+LATEX = [  # (pattern, replacement), applied in order before the markup is dropped
+    (re.compile(r"\\(?:text|textrm|mathrm|mathit|mathbf|operatorname)\s*\{([^{}]*)\}"), r"\1"),
+    (re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"(\1)/(\2)"),
+    (re.compile(r"\\pmod\s*\{([^{}]*)\}"), r"(mod \1)"),
+    (re.compile(r"\\pmod\s+(\w+)"), r"(mod \1)"),
+    (re.compile(r"\\[bp]?mod(?![a-z])"), " mod "),
+    (re.compile(r"\\equiv(?![a-z])"), "≡"),
+    (re.compile(r"\\(?:cdot|times|ast)(?![a-z])"), "*"),
+    (re.compile(r"\\(?:to|rightarrow|longrightarrow|mapsto)(?![a-z])"), "->"),
+    (re.compile(r"\\(?:mid|vert|lvert|rvert)(?![a-z])"), "|"),
+    (re.compile(r"\\(?:neq|ne)(?![a-z])"), "!="),
+    (re.compile(r"\\(?:leq|le)(?![a-z])"), "<="),
+    (re.compile(r"\\(?:geq|ge)(?![a-z])"), ">="),
+    (re.compile(r"\\(?:left|right|bigl|bigr|big|Big)(?![a-z])"), ""),
+    (re.compile(r"\\(?:[,;:! ]|quad|qquad)|\\[()\[\]]"), " "),
+]
 
 
 @lru_cache(maxsize=65536)
@@ -25,9 +42,14 @@ def normalize(text: str) -> str:
     Unicode compatibility forms (subscript digits, the micro sign) are folded, case is folded, Greek
     letters become their names, LaTeX markup, underscores and redundant spaces are dropped, so that
     ``"μ₄"``, ``"mu_4"``, ``"Mu 4"``, ``"\\mu_{4}"`` and ``"mu4"`` all read ``"mu4"`` and ``"P( H )"``
-    reads ``"p(h)"``.
+    reads ``"p(h)"``. Common LaTeX commands become their plain forms first (``\\equiv`` is ``≡``,
+    ``\\pmod{m_3}`` is ``(mod m3)``, ``\\frac{a}{b}`` is ``(a)/(b)``, ``\\to`` is ``->``).
     """
-    t = unicodedata.normalize("NFKC", text).casefold()
+    t = text
+    if "\\" in t:
+        for pattern, replacement in LATEX:
+            t = pattern.sub(replacement, t)
+    t = unicodedata.normalize("NFKC", t).casefold()
     t = "".join(GREEK_NAMES.get(ch) or SYMBOLS.get(ch) or ch for ch in t)
     t = re.sub(r"(?<=[a-z])'(?=[a-z])", "", t)  # "don't" -> "dont": no stray one-letter words
     t = re.sub(r"[\\$`{}]", " ", t)  # LaTeX and markdown markup
