@@ -63,8 +63,9 @@ STATEMENT = re.compile(
     r"^(?:my|our) (?:constraints|facts|data|view)\b|^(?:thanks|thank you|hi|hello|hey|ok|okay|great|sure)\b")
 LEADING_CONTEXT = re.compile(
     r"^\s*(?:(?:in order )?to (?!me\b|you\b)[a-z]+|so that|since|because|"
-    r"as|given(?: that)?|using|with|knowing|once|now that|for (?:the|this|my))\b(?:.*?,?\s*"
-    r"(?=\b(?:i|we|you|could|can|would|please|what|whats|tell|give|may|so)\b)|[^,]*,)")
+    r"as|given(?: that)?|using|with|knowing|once|now that|for (?:the|this|my))\b"
+    r"(?:(?:[^,]|,(?=\s*(?:[\ue000-\ue0ff]|and\b)))*,(?!\s*(?:[\ue000-\ue0ff]|and\b))|.*?(?=\b(?:i|we|you|could|can|would|please|what|whats|"
+    r"tell me|give me|may|so)\b))")
 TRAILING_CONTEXT = re.compile(
     r"(?:[,(]\s*which\b|[,(]\s*as\b(?! well as)|\b(?:because|since|so that|so i can|so we can|so i could|in order to|"
     r"that way|given that|to (?:compute|find|determine|calculate|solve|get|work out|pin down|recover|obtain|"
@@ -85,6 +86,9 @@ QUANTITY_WORD = re.compile(
     r"function|matrix|vector|signal|state|edge)s?\b")
 SYMBOL_LIKE = re.compile(r"(?<![a-z0-9])(?:[a-z]{1,3}\d+|[a-z]{1,2}\([^()]*\)|[a-z]\[\d)")
 ADDITIVE = re.compile(r"^\s*(?:and|plus)\b|\b(?:also|as well|additionally|in addition|another|second question)\b")
+IN_FORMULA = re.compile(r"\s*,?\s*(?:in|of|from|within|as in)\s+(?:the\s+)?(?:equation|system|matrix|formula)?\s*"
+                        r"[^,?;]*?[=≡][^,?;]*")
+OTHER_SYMBOL_AFTER = re.compile(r"\s*([a-z]{1,3}_?\d+|[a-z]{1,2}\([^()]*\))(?![\w(])")
 FILLER_VERB = re.compile(r"^\s*(?:tell|explain|let|thank|thanks|i|we|it|that|then|so|show|confirm|give|share|"
                          r"send|provide|check)\b")
 FORMULA_RUN = re.compile(r"(?:[\ue000-\ue0ff]|\d+|\bmod\b|(?<![a-z])[a-z](?![a-z])|[+\-*/^()\[\]|<>=≡!'.,]|\s)+")
@@ -242,7 +246,7 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     if EVERYTHING.search(text):
         return Judgement(False, "everything", (EVERYTHING.search(text).group(),))  # type: ignore[union-attr]
     mentions = find_mentions(text, lexicon)
-    marked = re.sub(r"\bi\.e\.,?|\be\.g\.,?", " ie ", _marked(text, mentions))
+    marked = re.sub(r"\bi\.e\.,?|\be\.g\.,?", " ie ", _marked(text, mentions)).replace("...", "⋯")
     clauses = [c for c in re.split(r"[.!;](?!\d)|(?<=\?)|,?\s*\b(?:but|however|although|though)\b", marked)
                if c.strip()]
     asking = _asking_clauses(clauses)
@@ -319,6 +323,15 @@ def _asked_in_clause(clause: str, mentions: list[_Mention], lexicon: Lexicon) ->
         if i not in is_hint and STATED_VALUE.match(after):
             dropped.add(i)
     kept = [i for i in ids if i not in dropped]
+    unnamed = []
+    for i in [i for i in kept if i in is_hint]:
+        after = clause[clause.index(chr(_MARK + i)) + 1:]
+        other = OTHER_SYMBOL_AFTER.match(after)
+        if other and not mentions[i].form[-1:].isdigit():
+            kept.remove(i)  # "the threshold t2": a word for the hint's kind, naming another symbol
+            unnamed.append(mentions[i].form + " " + other.group(1))
+    if unnamed:
+        return kept, unnamed + _unnamed_conjuncts(rest)
     return kept, _unnamed_conjuncts(rest) if kept or CONJUNCTION.search(rest) else []
 
 
@@ -345,7 +358,7 @@ def _description_at(clause: str, pos: int) -> int | None:
             depth += {"(": 1, ")": -1}.get(clause[j], 0)
             j += 1
         return j
-    for pattern in (MODIFIER, APPOSITION):
+    for pattern in (IN_FORMULA, MODIFIER, APPOSITION):
         m = pattern.match(clause, pos)
         if m and m.end() > pos:
             return m.end()

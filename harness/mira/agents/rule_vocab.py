@@ -39,7 +39,10 @@ def _ordinal(i: int) -> list[str]:
 def _bayes(c: dict[str, Any]) -> Vocabulary:
     return {"hint": ["the prior probability", "the prior probability P(H)", "the probability of H",
                      "the unconditional probability of H", "P(H) itself", "the base rate", "the prior of H",
-                     "\\Pr(H)", "Pr(H)", "the probability that H is true", "the prior on H"],
+                     "\\Pr(H)", "Pr(H)", "the probability that H is true", "the prior on H",
+                     "the probability of the hypothesis H", "the probability of the hypothesis",
+                     "the probability of H before", "the probability of the hypothesis H before",
+                     "the prior probability of the hypothesis", "the prior probability of the hypothesis H"],
             "target": ["P(H|E)", "the posterior", "the posterior probability", "P(H | E)", "P(E)"]}
 
 
@@ -54,7 +57,7 @@ def _crt(c: dict[str, Any]) -> Vocabulary:
         parts += [f"the {o} modulus", f"the {o} residue", f"the {o} prime", f"the {o} remainder",
                   f"the {o} prime modulus"]
     parts += ["the missing modulus", "the missing residue", "the remaining modulus", "the remaining residue",
-              "the other modulus", "the other residue"]
+              "the other modulus", "the other residue", "its modulus", "its residue", "its remainder"]
     return {"hint": hint, "parts": parts, "target": ["x"], "context": ["x"]}
 
 
