@@ -16,6 +16,13 @@ GREEK_NAMES = {
 }
 SYMBOLS = {"−": "-", "–": "-", "—": "-", "‐": "-", "‑": "-", "→": "->", "⟶": "->", "’": "'", "‘": "'",
            "≠": "!=", "≤": "<=", "≥": ">=", "×": "*", "⋅": "*", "∣": "|", "“": '"', "”": '"'}
+_APOSTROPHE = re.compile(r"(?<=[a-z])'(?=[a-z])")
+_MARKUP_TABLE = str.maketrans({ch: " " for ch in "\\$`{}_"})
+_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
+_SPACES = re.compile(r"\s+")
+_AROUND_SYMBOL = re.compile(r"\s*([^\w\s])\s*")
+_BEFORE_DIGIT = re.compile(r"(?<=[a-z])\s+(?=\d)")
+_CHAR_TABLE = str.maketrans({**SYMBOLS, **GREEK_NAMES})
 _LEADING_ARTICLES = re.compile(r"^(?:the|a|an|your)\s+")
 LATEX = [  # (pattern, replacement), applied in order before the markup is dropped
     (re.compile(r"\\(?:text|textrm|mathrm|mathit|mathbf|operatorname)\s*\{([^{}]*)\}"), r"\1"),
@@ -50,14 +57,15 @@ def normalize(text: str) -> str:
         for pattern, replacement in LATEX:
             t = pattern.sub(replacement, t)
     t = unicodedata.normalize("NFKC", t).casefold()
-    t = "".join(GREEK_NAMES.get(ch) or SYMBOLS.get(ch) or ch for ch in t)
-    t = re.sub(r"(?<=[a-z])'(?=[a-z])", "", t)  # "don't" -> "dont": no stray one-letter words
-    t = re.sub(r"[\\$`{}]", " ", t)  # LaTeX and markdown markup
-    t = t.replace("_", " ")
-    t = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)  # "false-positive" -> "false positive"
-    t = re.sub(r"\s+", " ", t).strip()
-    t = re.sub(r"\s*([^\w\s])\s*", r"\1", t)  # no spaces around symbols
-    t = re.sub(r"(?<=[a-z])\s+(?=\d)", "", t)  # "mu 4" -> "mu4"
+    t = t.translate(_CHAR_TABLE)
+    if "'" in t:
+        t = _APOSTROPHE.sub("", t)  # "don't" -> "dont": no stray one-letter words
+    t = t.translate(_MARKUP_TABLE)  # LaTeX and markdown markup, underscores
+    if "-" in t:
+        t = _HYPHEN.sub(" ", t)  # "false-positive" -> "false positive"
+    t = _SPACES.sub(" ", t).strip()
+    t = _AROUND_SYMBOL.sub(r"\1", t)  # no spaces around symbols
+    t = _BEFORE_DIGIT.sub("", t)  # "mu 4" -> "mu4"
     return t
 
 
