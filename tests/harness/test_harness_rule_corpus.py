@@ -7,6 +7,7 @@ styles of different models. Requests whose label is open to dispute are left out
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from pathlib import Path
 
@@ -98,13 +99,64 @@ CASES = [  # (family, request, decision, rule): the issue's examples and the crt
 ]
 
 
-@pytest.mark.parametrize(("family", "request_text", "expected", "rule"), CASES)
-def test_issue_examples(family: str, request_text: str, expected: str, rule: str) -> None:
+MORE = [  # (family, request, decision) on the family's first instance: follow-ups, consequences, notation
+    ("moment_problem","What's the value of m2? I already have m0 and m1.","offer"),
+    ("bayes_missing_prior","Hey, can you give me P(H)? Thx","offer"),
+    ("moment_problem","m2 please","offer"),
+    ("moment_problem","Do you know the second-moment equation?","offer"),
+    ("geometry_coordinates","What is L2? I need it to find P and then the distance to Q.","offer"),
+    ("linear_system_separator","Need: c","offer"),
+    ("birth_death_missing_rate","What's lambda_0 and mu_1?","decline"),
+    ("piecewise_missing_threshold",
+     "Could you tell me the value of the threshold t, so I know which branch applies at x = 3?", "offer"),
+    ("circuit_missing_resistance","Please provide R2 (in ohms).","offer"),
+    ("bayes_missing_prior","What is P(H)? And what is P(E)?","decline"),
+    ("moment_problem","Please tell me m2, the second moment (i.e. q1 + 4q2).","offer"),
+    ("phase_retrieval","I need the value of x0's sign.","offer"),
+    ("phase_retrieval","Is x0 positive or negative?","offer"),
+    ("moment_problem","What is m2? What is m1?","decline"),
+    ("moment_problem","What is m1?","decline"),
+    ("moment_problem","What is the first moment?","decline"),
+    ("bayes_missing_prior","What's the likelihood P(E|H)?","decline"),
+    ("bayes_missing_prior","What is the prior? I know the likelihoods P(E|H) = 1/2 and P(E|not H) = 2/5.","offer"),
+    ("crt_reconstruction","What is the modulus of the third congruence?","offer"),
+    ("crt_reconstruction","What are m1 and m2?","decline"),
+    ("crt_reconstruction","Give me the remainder of x when divided by m3.","offer"),
+    ("graph_path_sums","What is e01 + e20?","offer"),
+    ("graph_path_sums","What is e01?","decline"),
+    ("graph_path_sums","What are e01 and e20?","decline"),
+    ("recurrence_missing_init","What is a(1)? With a(0) = -1 and the recurrence I can then get a(5).","offer"),
+    ("recurrence_missing_init","What are a(1) and a(2)?","decline"),
+    ("linear_system_separator","What's c? Then I can solve for a and b.","offer"),
+    ("linear_system_separator","What are a, b and c?","decline"),
+    ("matrix_completion","**m10** = ?","offer"),
+    ("rankdef_linear_shared","Could you send me equation (3)? Equations (1) and (2) alone are rank deficient.","offer"),
+    ("laplace_grid","What is the value u(1,0) on the boundary?","offer"),
+    ("markov_missing_transition","What is P(1→1)?","offer"),
+    ("markov_missing_transition","What are the transition probabilities out of state 1?","decline"),
+    ("poly_interpolation","p(-3)=?","offer"),
+    ("portfolio_variance_missing_corr","What's ρ₀₁?","offer"),
+    ("steady_state_missing_emission","I need E[1][1] — the probability that state 1 emits symbol 1.","offer"),
+]
+
+
+@pytest.mark.parametrize(("family", "request_text", "expected"), MORE)
+def test_more_requests(family: str, request_text: str, expected: str) -> None:
+    judgement = RuleResponder().judge(first_instance(family), request_text)
+    assert ("offer" if judgement.offer else "decline") == expected, judgement
+
+
+@functools.cache
+def first_instance(family: str) -> dict:
     from generators.split import typed_slots
 
     position = next(p for p, s in enumerate(typed_slots(20, 50)) if s.family == family)
-    prefix = get_family(family).prefix
-    inst = build_instances([f"{prefix}-{position:06d}"])[f"{prefix}-{position:06d}"]
-    judgement = RuleResponder().judge(inst, request_text)
+    instance_id = f"{get_family(family).prefix}-{position:06d}"
+    return build_instances([instance_id])[instance_id]
+
+
+@pytest.mark.parametrize(("family", "request_text", "expected", "rule"), CASES)
+def test_issue_examples(family: str, request_text: str, expected: str, rule: str) -> None:
+    judgement = RuleResponder().judge(first_instance(family), request_text)
     assert ("offer" if judgement.offer else "decline") == expected, judgement
     assert judgement.rule == rule, judgement

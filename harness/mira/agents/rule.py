@@ -52,8 +52,9 @@ EVERYTHING = re.compile(
     r"can|possess)\b|\b(?:give|tell|send|share|list|provide|show|dump|reveal)\s+(?:me\s+|us\s+)?(?:all|everything)"
     r"\b(?!\s+(?:the\s+)?(?:two|three|four|five|\d))|\byour (?:whole|entire|full) (?:view|list|set)\b")
 STRONG_ASK = re.compile(
-    r"\?|\b(?:please|pls|could|can|would|will|may|(?:tell|give|send|show|get) (?:me|us)|share|provide|what|which|"
-    r"how|whats|let me know|reveal|supply|asking|ask|request|requesting|i'?d like|i would like|looking for)\b")
+    r"\?|\b(?:please|pls|(?:could|can|would|will) (?:you|u)|may i|(?:can|could) i (?:get|have|ask)|"
+    r"(?:tell|give|send|show|get) (?:me|us)|share|provide|what|which|how|whats|let me know|reveal|supply|"
+    r"asking|ask|request|requesting|i'?d like|i would like|looking for)\b")
 WEAK_ASK = re.compile(r"\b(?:need|missing|not given|dont have|do not have|lack|lacking|undetermined|except|without|"
                       r"unknown|namely|want|value of|know the)\b")
 MISSING = WEAK_ASK
