@@ -278,7 +278,7 @@ def _linear_form(expr: str) -> dict[str, int] | None:
 
 def judge(request: str, lexicon: Lexicon) -> Judgement:
     """Read ``request`` against the instance's ``lexicon`` (see the module docstring)."""
-    text = normalize(request)
+    text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
     if EVERYTHING.search(text):
         return Judgement(False, "everything", (EVERYTHING.search(text).group(),))  # type: ignore[union-attr]
     mentions = find_mentions(text, lexicon)
