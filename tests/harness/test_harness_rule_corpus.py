@@ -140,7 +140,58 @@ MORE = [  # (family, request, decision) on the family's first instance: follow-u
 ]
 
 
-@pytest.mark.parametrize(("family", "request_text", "expected"), MORE)
+# Written after the corpora agreed fully and measured once before any fix: 40/44 agreed (docs/harness.md).
+LATER = [
+    ('bayes_missing_prior', '{"request": "Please provide the prior probability P(H)."}', 'offer'),
+    ('bayes_missing_prior', "Request: P(H). Reason: Bayes' theorem requires the prior.", 'offer'),
+    ('bayes_missing_prior', '- Needed: P(H)\n- Purpose: compute the posterior', 'offer'),
+    ('bayes_missing_prior', 'Can you tell me P(E)?', 'decline'),
+    ('bayes_missing_prior', "What's the posterior probability of H given E?", 'decline'),
+    ('moment_problem', 'Please share the second moment equation (the one involving q1 + 4q2).', 'offer'),
+    ('moment_problem', "I'd appreciate it if you could send the value of $m_2$, the second moment.", 'offer'),
+    ('moment_problem', 'What are the values of q0, q1 and q2?', 'decline'),
+    ('moment_problem', 'Could you give me m2 and m1?', 'decline'),
+    ('geometry_coordinates', 'Could you share the equation of the other line, L2?', 'offer'),
+    ('geometry_coordinates', 'What are the coordinates of P?', 'decline'),
+    ('geometry_coordinates', 'Send L2 please; with L1 I can then intersect them.', 'offer'),
+    ('crt_reconstruction', 'What is the third congruence (modulus and residue)?', 'offer'),
+    ('crt_reconstruction', 'Which residue does x leave modulo m3, and what is m3?', 'offer'),
+    ('crt_reconstruction', 'What is the value of x modulo 3?', 'decline'),
+    ('circuit_missing_resistance', 'Resistance of R2 in ohms?', 'offer'),
+    ('circuit_missing_resistance', 'How are R1 and R2 connected, and what is R2?', 'decline'),
+    ('circuit_missing_resistance', "What's the equivalent resistance of the network?", 'decline'),
+    ('deconvolution', 'Kindly provide the measurement $y_3$ so I can finish the deconvolution.', 'offer'),
+    ('deconvolution', 'What is x3?', 'decline'),
+    ('laplace_grid', 'To close the system I need the boundary value u_1_0. What is it?', 'offer'),
+    ('laplace_grid', 'What is u_1_1?', 'decline'),
+    ('markov_missing_transition', 'What is the one-step probability P(1→1) of staying in state 1?', 'offer'),
+    ('markov_missing_transition', 'What is the stationary probability pi_0?', 'decline'),
+    ('poly_interpolation', 'What value does the polynomial take at x = -3, i.e. p(-3)?', 'offer'),
+    ('poly_interpolation', 'What is p(4)?', 'decline'),
+    ('portfolio_variance_missing_corr', 'Could you share the correlation coefficient between asset 0 and asset 1?',
+     'offer'),
+    ('portfolio_variance_missing_corr', 'What are the weights w_0 and w_1?', 'decline'),
+    ('steady_state_missing_emission', 'What is E[1][1], i.e. P(observe 1 | state 1)?', 'offer'),
+    ('recurrence_missing_init', 'I need the initial condition a(1) in order to iterate the recurrence forward.',
+     'offer'),
+    ('recurrence_missing_init', 'What is a(5)?', 'decline'),
+    ('phase_retrieval', 'Is x_0 > 0 or < 0?', 'offer'),
+    ('piecewise_missing_threshold', 'Where exactly does f switch branches, i.e. what is t?', 'offer'),
+    ('piecewise_missing_threshold', 'What is f(3)?', 'decline'),
+    ('rankdef_linear_shared', 'Please send me equation (3) so the system becomes full rank.', 'offer'),
+    ('rankdef_linear_shared', 'Please send me both equations (3) and (4).', 'decline'),
+    ('linear_system_missing_coeff', 'What is the coefficient A[0][1]? (it multiplies x1 in equation 0)', 'offer'),
+    ('linear_system_missing_coeff', 'What is b[1]?', 'decline'),
+    ('matrix_completion', "I'm missing the bottom-left entry of M. Can you give it to me?", 'offer'),
+    ('discrete_tomography', 'What is in cell (1,2) of the grid?', 'offer'),
+    ('eigenvector_missing_entry', 'What is the eigenvalue λ?', 'decline'),
+    ('graph_path_sums', "What's the path sum through vertex 0, s3?", 'offer'),
+    ('birth_death_missing_rate', 'At what rate does the chain move up from state 0 to state 1?', 'offer'),
+    ('linear_system_separator', 'Tell me all the values you know.', 'decline'),
+]
+
+
+@pytest.mark.parametrize(("family", "request_text", "expected"), MORE + LATER)
 def test_more_requests(family: str, request_text: str, expected: str) -> None:
     judgement = RuleResponder().judge(first_instance(family), request_text)
     assert ("offer" if judgement.offer else "decline") == expected, judgement

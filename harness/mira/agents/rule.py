@@ -68,7 +68,8 @@ LEADING_CONTEXT = re.compile(
     r"(?:(?:[^,]|,(?=\s*(?:[\ue000-\ue0ff]|and\b)))*,(?!\s*(?:[\ue000-\ue0ff]|and\b))|.*?(?=\b(?:i|we|you|could|can|would|please|what|whats|"
     r"tell me|give me|may|so)\b))")
 TRAILING_CONTEXT = re.compile(
-    r"(?:[,(]\s*which\b|[,(]\s*as\b(?! well as)|\b(?:because|since|so that|so i can|so we can|so i could|in order to|"
+    r"(?:[,(]\s*which\b|[,(]\s*as\b(?! well as)|\b(?:purpose|reason|why|goal|motivation|rationale)\s*:|"
+    r"\b(?:because|since|so that|so i can|so we can|so i could|in order to|"
     r"that way|given that|to (?:compute|find|determine|calculate|solve|get|work out|pin down|recover|obtain|"
     r"identify|fix|resolve|reconstruct|evaluate|complete|answer|figure out|finish|pin|check|make|run|use|apply|"
     r"close|build|set up|nail|settle|break|disambiguate|decide|choose|reduce|intersect|combine|weight|deconvolve|"
@@ -79,7 +80,7 @@ TRAILING_CONTEXT = re.compile(
 CONJUNCTION = re.compile(r"\b(?:and also|as well as|and then|along with|together with|in addition to|and|plus|"
                          r"also)\b|&")
 QUANTITY_WORD = re.compile(
-    r"(?<![a-z0-9])(?:[a-z]{1,6}_?\d+|[a-z]{1,3}\([^()]*\)|[a-z]\[\d)|\b(?:value|rate|probability|equation|"
+    r"(?<![a-z0-9])(?:[a-z]{1,6}_?\d+|[a-z]{1,3}\([^()]*\)|[a-z]\[\d|\(\d+\))|\b(?:value|rate|probability|equation|"
     r"entry|coefficient|sum|moment|term|weight|congruence|modulus|residue|remainder|sign|correlation|resistance|"
     r"measurement|sample|threshold|cell|point|line|prior|likelihood|variance|mean|posterior|eigenvalue|"
     r"eigenvector|determinant|slope|intercept|distance|emission|transition|boundary|kernel|number|constant|"

@@ -50,7 +50,9 @@ def _crt(c: dict[str, Any]) -> Vocabulary:
     k = c["index"]
     hint = [f"the remainder of x when divided by m{k}", f"the remainder of x divided by m{k}",
             f"the remainder of x mod m{k}", f"the remainder of x modulo m{k}", f"x's remainder mod m{k}",
-            f"x's residue mod m{k}", f"x ≡ r{k} (mod m{k})", f"x = r{k} mod m{k}", f"x mod m{k}", f"x modulo m{k}",
+            f"x's residue mod m{k}", *(f"x {v} {m} m{k}" for v in ("leaves", "leave", "has", "gives")
+                                        for m in ("modulo", "mod", "when divided by", "on division by")),
+            f"x ≡ r{k} (mod m{k})", f"x = r{k} mod m{k}", f"x mod m{k}", f"x modulo m{k}",
             f"x (mod m{k})",
             f"the residue of x modulo m{k}", f"the congruence for m{k}", f"the congruence with modulus m{k}"]
     for o in _ordinal(k):
@@ -117,7 +119,9 @@ def _separator(c: dict[str, Any]) -> Vocabulary:
 
 def _phase(c: dict[str, Any]) -> Vocabulary:
     i = c["index"]
-    return {"hint": [f"x{i}'s sign", f"x_{i}'s sign", f"the sign of x_{i}", f"sign(x_{i})", f"sgn(x{i})",
+    return {"hint": [f"x{i} > 0 or < 0", f"x{i} > 0 or x{i} < 0", f"x{i} < 0 or x{i} > 0", f"is x{i} > 0",
+                     f"is x{i} < 0", f"is x{i} negative", f"x{i} positive or negative", f"x{i}'s sign",
+                     f"x_{i}'s sign", f"the sign of x_{i}", f"sign(x_{i})", f"sgn(x{i})",
                      f"sgn(x_{i})", f"the sign of x[{i}]",
                      f"whether x{i} is positive", f"whether x_{i} is positive or negative",
                      *(f"the sign of the {ORDINALS[i + 1]} {w}" for w in ("entry", "component", "sample", "element",
