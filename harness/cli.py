@@ -3,6 +3,7 @@
     python run_eval.py mira --dataset FILE --solver oracle --responder rule --out runs/NAME
     python run_eval.py elenchos ...                       (once the Elenchos harness exists)
     python run_eval.py score RUN_DIR [RUN_DIR ...] [--compare-out DIR]
+    python run_eval.py rejudge RUN_DIR --responder SPEC --out DIR   (re-judge a MIRA run's requests)
     python run_eval.py main --out runs/default
     python run_eval.py agents                              (the registered agent names)
 """
@@ -36,6 +37,11 @@ def build_parser(plugins: dict[str, Benchmark]) -> argparse.ArgumentParser:
     for plugin in plugins.values():
         if plugin.add_main_arguments:
             plugin.add_main_arguments(p)
+    from harness.mira import rejudge
+
+    p = sub.add_parser("rejudge", help="judge every request of a MIRA-Math run with another responder "
+                                       "(no solver calls); agreement matrix and disagreements")
+    rejudge.add_arguments(p)
     sub.add_parser("agents", help="list the agent spec names per role")
     return parser
 
@@ -52,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
             return score(args, plugins)
         if args.command == "main":
             return main_job(args, plugins)
+        if args.command == "rejudge":
+            from harness.mira import rejudge
+
+            return rejudge.run(args)
         if args.command == "agents":
             roles = ("mira.solver", "mira.responder", "elenchos.agent")
             print(json.dumps({role: registry.known(role) for role in roles}, indent=2))

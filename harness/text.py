@@ -14,8 +14,32 @@ GREEK_NAMES = {
     "ξ": "xi", "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau", "υ": "upsilon",
     "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega",
 }
-SYMBOLS = {"−": "-", "–": "-", "—": "-", "‐": "-", "‑": "-", "→": "->", "⟶": "->", "’": "'", "‘": "'"}
+SYMBOLS = {"−": "-", "–": "-", "—": "-", "‐": "-", "‑": "-", "→": "->", "⟶": "->", "’": "'", "‘": "'",
+           "≠": "!=", "≤": "<=", "≥": ">=", "×": "*", "⋅": "*", "∣": "|", "“": '"', "”": '"'}
+_APOSTROPHE = re.compile(r"(?<=[a-z])'(?=[a-z])")
+_MARKUP_TABLE = str.maketrans({ch: " " for ch in "\\$`{}_"})
+_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
+_SPACES = re.compile(r"\s+")
+_AROUND_SYMBOL = re.compile(r"\s*([^\w\s])\s*")
+_BEFORE_DIGIT = re.compile(r"(?<=[a-z])\s+(?=\d)")
+_CHAR_TABLE = str.maketrans({**SYMBOLS, **GREEK_NAMES})
 _LEADING_ARTICLES = re.compile(r"^(?:the|a|an|your)\s+")
+LATEX = [  # (pattern, replacement), applied in order before the markup is dropped
+    (re.compile(r"\\(?:text|textrm|mathrm|mathit|mathbf|operatorname)\s*\{([^{}]*)\}"), r"\1"),
+    (re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"(\1)/(\2)"),
+    (re.compile(r"\\pmod\s*\{([^{}]*)\}"), r"(mod \1)"),
+    (re.compile(r"\\pmod\s+(\w+)"), r"(mod \1)"),
+    (re.compile(r"\\[bp]?mod(?![a-z])"), " mod "),
+    (re.compile(r"\\equiv(?![a-z])"), "≡"),
+    (re.compile(r"\\(?:cdot|times|ast)(?![a-z])"), "*"),
+    (re.compile(r"\\(?:to|rightarrow|longrightarrow|mapsto)(?![a-z])"), "->"),
+    (re.compile(r"\\(?:mid|vert|lvert|rvert)(?![a-z])"), "|"),
+    (re.compile(r"\\(?:neq|ne)(?![a-z])"), "!="),
+    (re.compile(r"\\(?:leq|le)(?![a-z])"), "<="),
+    (re.compile(r"\\(?:geq|ge)(?![a-z])"), ">="),
+    (re.compile(r"\\(?:left|right|bigl|bigr|big|Big)(?![a-z])"), ""),
+    (re.compile(r"\\(?:[,;:! ]|quad|qquad)|\\[()\[\]]"), " "),
+]
 
 
 @lru_cache(maxsize=65536)
@@ -25,17 +49,23 @@ def normalize(text: str) -> str:
     Unicode compatibility forms (subscript digits, the micro sign) are folded, case is folded, Greek
     letters become their names, LaTeX markup, underscores and redundant spaces are dropped, so that
     ``"μ₄"``, ``"mu_4"``, ``"Mu 4"``, ``"\\mu_{4}"`` and ``"mu4"`` all read ``"mu4"`` and ``"P( H )"``
-    reads ``"p(h)"``.
+    reads ``"p(h)"``. Common LaTeX commands become their plain forms first (``\\equiv`` is ``≡``,
+    ``\\pmod{m_3}`` is ``(mod m3)``, ``\\frac{a}{b}`` is ``(a)/(b)``, ``\\to`` is ``->``).
     """
-    t = unicodedata.normalize("NFKC", text).casefold()
-    t = "".join(GREEK_NAMES.get(ch) or SYMBOLS.get(ch) or ch for ch in t)
-    t = re.sub(r"(?<=[a-z])'(?=[a-z])", "", t)  # "don't" -> "dont": no stray one-letter words
-    t = re.sub(r"[\\$`{}]", " ", t)  # LaTeX and markdown markup
-    t = t.replace("_", " ")
-    t = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)  # "false-positive" -> "false positive"
-    t = re.sub(r"\s+", " ", t).strip()
-    t = re.sub(r"\s*([^\w\s])\s*", r"\1", t)  # no spaces around symbols
-    t = re.sub(r"(?<=[a-z])\s+(?=\d)", "", t)  # "mu 4" -> "mu4"
+    t = text
+    if "\\" in t:
+        for pattern, replacement in LATEX:
+            t = pattern.sub(replacement, t)
+    t = unicodedata.normalize("NFKC", t).casefold()
+    t = t.translate(_CHAR_TABLE)
+    if "'" in t:
+        t = _APOSTROPHE.sub("", t)  # "don't" -> "dont": no stray one-letter words
+    t = t.translate(_MARKUP_TABLE)  # LaTeX and markdown markup, underscores
+    if "-" in t:
+        t = _HYPHEN.sub(" ", t)  # "false-positive" -> "false positive"
+    t = _SPACES.sub(" ", t).strip()
+    t = _AROUND_SYMBOL.sub(r"\1", t)  # no spaces around symbols
+    t = _BEFORE_DIGIT.sub("", t)  # "mu 4" -> "mu4"
     return t
 
 

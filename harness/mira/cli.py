@@ -12,6 +12,7 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+from harness import registry
 from harness.errors import HarnessError
 from harness.mira.episode import AFTER_OFFER, CONDITIONS
 from harness.mira.report import ScoredRun, comparison_tables, family_table, run_tables
@@ -132,7 +133,7 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
         run_path = out / name
         if getattr(args, "fresh", False) and run_path.exists():
             shutil.rmtree(run_path)
-        _set_aside_if_stale(run_path, files[regime])
+        _set_aside_if_stale(run_path, files[regime], solver, responder)
         cfg = MiraRunConfig(dataset=str(files[regime]), out=str(run_path), solver=solver, responder=responder,
                             regime=regime, dataset_seed=args.seed, progress=None,
                             label=f"{solver}/{responder} {'ZS' if regime == 'zero_shot' else '4S'}")
@@ -146,17 +147,33 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
     return 0
 
 
-def _set_aside_if_stale(run_path: Path, dataset: Path) -> None:
-    """An earlier run of the main job on data that differ from the regenerated file is renamed, not lost."""
+def _set_aside_if_stale(run_path: Path, dataset: Path, solver: str, responder: str) -> None:
+    """An earlier run of the main job on data that differ from the regenerated file, or made with agents that
+    describe themselves differently now (the deterministic agents changed), is renamed, not lost."""
     info = RunDir(run_path).load_info()
-    if info is None or info.get("config", {}).get("dataset_sha256") == sha256_file(dataset):
+    if info is None:
+        return
+    same_data = info.get("config", {}).get("dataset_sha256") == sha256_file(dataset)
+    same_agents = info.get("agents") is None or info["agents"] == _describe_agents(solver, responder)
+    if same_data and same_agents:
         return
     n = 1
     while run_path.with_name(f"{run_path.name}.stale-{n}").exists():
         n += 1
     target = run_path.with_name(f"{run_path.name}.stale-{n}")
     run_path.rename(target)
-    print(f"   {run_path.name} was run on other data (the generators changed?); kept as {target.name}", file=sys.stderr)
+    why = "on other data (the generators changed?)" if not same_data else "with agents that changed since"
+    print(f"   {run_path.name} was run {why}; kept as {target.name}", file=sys.stderr)
+
+
+def _describe_agents(solver: str, responder: str) -> dict:
+    made = {"solver": registry.create("mira.solver", solver, {}),
+            "responder": registry.create("mira.responder", responder, {})}
+    try:
+        return json.loads(json.dumps({role: agent.describe() for role, agent in made.items()}))
+    finally:
+        for agent in made.values():
+            agent.close()
 
 
 def _captured(command: Callable[[list[str]], int], argv: list[str]) -> tuple[int, str]:

@@ -177,7 +177,7 @@ class MiraEpisode:
         self.counts["canonical_offers" if canonical else "noncanonical_offers"] += 1
         hint = decision.hint if decision.hint else decision.constraint_quoted
         self._log("B", "offer", decision.message, has_exact_match=True,
-                  constraint_quoted=decision.constraint_quoted, hint=hint)
+                  constraint_quoted=decision.constraint_quoted, hint=hint, rationale=decision.rationale)
         shown = ResponderDecision.offer(decision.constraint_quoted or "", hint or "")
         self.history.append(Exchange(self._request, shown))
 
@@ -185,7 +185,7 @@ class MiraEpisode:
         self.counts["declines"] += 1
         if error is not None:
             self.counts["responder_parse_errors"] += 1
-        self._log("B", "decline", decision.message, parse_error=error)
+        self._log("B", "decline", decision.message, parse_error=error, rationale=decision.rationale)
         self.history.append(Exchange(self._request, ResponderDecision.decline(DECLINE_MESSAGE)))
 
     def _finish_with_answer(self, action: SolverAction) -> None:

@@ -34,6 +34,9 @@ class ResponderDecision:
     deterministic agents): it is stored and counted for tokens, but the solver is only ever shown the
     structured fields (``SolverTurn.history``), and after a decline only ``DECLINE_MESSAGE``.
     ``parse_error`` is set when a model reply could not be read; the loop then records a decline.
+    ``rationale`` is why a deterministic responder decided as it did (the rule that decided, the phrases
+    taken as asked and those set aside as context); it is recorded in the transcript event, never shown
+    to the solver.
     """
 
     kind: DecisionKind
@@ -43,6 +46,7 @@ class ResponderDecision:
     message: str = DECLINE_MESSAGE
     parse_error: str | None = None
     usage: dict[str, int] | None = None
+    rationale: dict[str, Any] | None = None
 
     @staticmethod
     def decline(message: str = DECLINE_MESSAGE, parse_error: str | None = None, **kw: Any) -> ResponderDecision:

@@ -1,25 +1,35 @@
-"""The ``rule`` responder: a deterministic matcher from request text to the instance's hint slot.
+"""The ``rule`` responder: decides, deterministically, whether a request asks for the hint fact.
 
-It offers B's canonical hint constraint when, and only when, the request names the hint slot precisely:
+It judges *what is asked*, not which names occur. A request is read in four steps:
 
-1. the normalised request (``harness.text.normalize``: case, unicode, Greek letters, underscores,
-   spaces; ``"μ4" == "mu_4" == "mu4"``) contains one of the slot's names: the hint's ``request_aliases``
-   and its ``slot``, matched as whole names (``mu4`` does not match ``mu42``), a leading article ignored;
-2. it names no other slot: no name (``family.slot_name`` + ``family.slot_aliases``) of any slot-bearing
-   constraint A already holds, nor of B's other constraints, nor one of the problem's unknowns (so
-   ``"the solution (a, b, c)"`` is not a request for ``c``). A name found inside a longer name of the
-   other kind counts as part of that longer name (``"p(h)"`` is not found in ``"p(h|e)"`` anyway).
+1. **Lexicon.** Every name the instance gives a thing is found in the normalised request
+   (``harness.text.normalize``: case, unicode, Greek letters, LaTeX, underscores, spaces), longest name
+   first, as whole names: the hint slot (its ``request_aliases``, its slot name and the harness's word
+   descriptions in ``rule_vocab``), the *parts* the hint fact alone fixes (crt's m3 and r3), every other
+   slot of A's and B's views (``family.slot_name`` + ``slot_aliases``), A's unknowns and the target. A
+   linear expression equal to the hint's left-hand side (``q1 + 4q2`` for the second moment) is a name of
+   the hint too.
+2. **Context is not asked.** The request is cut into sentences and clauses (``;``, ``but``). A clause
+   that only states what A has ("I know m0 = 8") is context when another clause asks something; so are
+   the clauses of a justification ("because ...", "since ...", "so that ...", "in order to ...",
+   "to compute ...", ", which ..."), a parenthetical right after a name of the hint (``L2 (a2*x + b2*y =
+   c2)``), every name inside a restated equation of the hint (``m2 = q1 + 4q2``, in any order), and a name
+   followed by a stated value (``m0 = 8``).
+3. **Asked quantities.** What remains are the asked names; the parts of the hint count as the hint. A
+   phrase joined by "and", "as well as", "plus", "also", "along with" that names no known thing but looks
+   like a quantity ("the variance", "P(E)", "m3" where there is none) counts as one more quantity.
+4. **Decision.** Offer iff exactly one quantity is asked and it is the hint. Otherwise decline, with the
+   rule that declined: ``everything`` ("everything you have"), ``nothing_named`` (vague), ``target``,
+   ``known_fact`` (A holds it), ``other_slot`` (B holds it but it is not the hint), ``two_quantities``.
 
-Everything else is declined with the fixed message: vague requests ("what is missing?"), requests for
-the target, for a slot B does not hold, for a fact A already has, or for two slots at once. B's other
-(non-canonical) constraints are never offered by this responder.
-
-It is ``privileged``: it reads the instance's machine-readable hint specification and A's slot names to
-adjudicate; what it *reveals* is only ever the canonical hint text, or nothing.
+Every decision carries ``rationale``: the rule, the phrases taken as asked, and those set aside as
+context. It is ``privileged``: it reads the instance's machine-readable hint specification and slot
+names; what it *reveals* is only ever the canonical hint text, or nothing.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,33 +37,154 @@ from generators.base import Family
 from generators.families import get_family
 from harness.errors import HarnessError
 from harness.mira.agents.common import SimulatedLatency, reject_unknown_options
+from harness.mira.agents.rule_vocab import vocabulary
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
-from harness.text import alias_form, find_spans, normalize
+from harness.text import alias_form, normalize
+
+HINT, PART, KNOWN, OTHER, TARGET, UNNAMED = "hint", "part", "known", "other", "target", "unnamed"
+RULE_VERSION = "rule/2"
+_PRIORITY = {HINT: 0, PART: 1, KNOWN: 2, OTHER: 3, TARGET: 4}
+_MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
+
+EVERYTHING = re.compile(
+    r"\b(?:everything|all(?: of)?(?: the| your| of your)?(?: \w+)?|every (?:fact|constraint|piece of information|"
+    r"number|value|equation)|whatever|anything(?: else)?)\s+(?:that\s+)?(?:you|u)\s*(?:'ve|ve|have|know|hold|got|"
+    r"can|possess)\b|\b(?:give|tell|send|share|list|provide|show|dump|reveal)\s+(?:me\s+|us\s+)?(?:all|everything)"
+    r"\b(?!\s+(?:the\s+)?(?:two|three|four|five|\d))|\byour (?:whole|entire|full) (?:view|list|set)\b")
+STRONG_ASK = re.compile(
+    r"\?|\b(?:please|pls|(?:could|can|would|will) (?:you|u)|may i|(?:can|could) i (?:get|have|ask)|"
+    r"(?:tell|give|send|show|get) (?:me|us)|share|provide|what|which|how|whats|let me know|reveal|supply|"
+    r"asking|ask|request|requesting|i'?d like|i would like|looking for)\b")
+WEAK_ASK = re.compile(r"\b(?:need|missing|not given|dont have|do not have|lack|lacking|undetermined|except|without|"
+                      r"unknown|namely|want|value of|know the)\b")
+MISSING = WEAK_ASK
+STATEMENT = re.compile(
+    r"^(?:i|we)(?: already| do| also)? (?:have|know|got|see|ve got|was given|am given|were given|are given|"
+    r"hold|can see|computed|derived|found)\b|^(?:from|in) (?:my|our) (?:view|side|constraints|data)\b|"
+    r"^(?:my|our) (?:constraints|facts|data|view)\b|^(?:thanks|thank you|hi|hello|hey|ok|okay|great|sure)\b")
+LEADING_CONTEXT = re.compile(
+    r"^\s*(?:(?:in order )?to (?!me\b|you\b)[a-z]+|so that|since|because|"
+    r"as|given(?: that)?|using|with|knowing|once|now that|for (?:the|this|my))\b"
+    r"(?:(?:[^,]|,(?=\s*(?:[\ue000-\ue0ff]|and\b)))*,(?!\s*(?:[\ue000-\ue0ff]|and\b))|.*?(?=\b(?:i|we|you|could|can|would|please|what|whats|"
+    r"tell me|give me|may|so)\b))")
+TRAILING_CONTEXT = re.compile(
+    r"(?:[,(]\s*which\b|[,(]\s*as\b(?! well as)|\b(?:purpose|reason|why|goal|motivation|rationale)\s*:|"
+    r"\b(?:because|since|so that|so i can|so we can|so i could|in order to|"
+    r"that way|given that|to (?:compute|find|determine|calculate|solve|get|work out|pin down|recover|obtain|"
+    r"identify|fix|resolve|reconstruct|evaluate|complete|answer|figure out|finish|pin|check|make|run|use|apply|"
+    r"close|build|set up|nail|settle|break|disambiguate|decide|choose|reduce|intersect|combine|weight|deconvolve|"
+    r"invert|compute|go on|proceed|continue)|"
+    r"needed (?:to|for)|required (?:to|for)|for (?:computing|finding|determining|solving|calculating|the answer|"
+    r"the solution|the target|the computation|the calculation)|which (?:is|are|will|would|i|we|lets|let|"
+    r"allows|completes|gives|determines|fixes)|it (?:is|will|would) (?:needed|required|necessary|enough))\b)")
+CONJUNCTION = re.compile(r"\b(?:and also|as well as|and then|along with|together with|in addition to|and|plus|"
+                         r"also)\b|&")
+QUANTITY_WORD = re.compile(
+    r"(?<![a-z0-9])(?:[a-z]{1,6}_?\d+|[a-z]{1,3}\([^()]*\)|[a-z]\[\d|\(\d+\))|\b(?:value|rate|probability|equation|"
+    r"entry|coefficient|sum|moment|term|weight|congruence|modulus|residue|remainder|sign|correlation|resistance|"
+    r"measurement|sample|threshold|cell|point|line|prior|likelihood|variance|mean|posterior|eigenvalue|"
+    r"eigenvector|determinant|slope|intercept|distance|emission|transition|boundary|kernel|number|constant|"
+    r"parameter|variable|unknown|initial|coordinate|return|trace|distribution|norm|rank|root|sequence|"
+    r"function|matrix|vector|signal|state|edge)s?\b")
+SYMBOL_LIKE = re.compile(r"(?<![a-z0-9])(?:[a-z]{1,3}\d+|[a-z]{1,2}\([^()]*\)|[a-z]\[\d)")
+ADDITIVE = re.compile(r"^\s*(?:and|plus)\b|\b(?:also|as well|additionally|in addition|another|second question)\b")
+IN_FORMULA = re.compile(r"\s*,?\s*(?:in|of|from|within|as in)\s+(?:the\s+)?(?:equation|system|matrix|formula)?\s*"
+                        r"[^,?;]*?[=≡][^,?;]*")
+OTHER_SYMBOL_AFTER = re.compile(r"\s*([a-z]{1,3}_?\d+|[a-z]{1,2}\([^()]*\))(?![\w(])")
+FILLER_VERB = re.compile(r"^\s*(?:tell|explain|let|thank|thanks|i|we|it|that|then|so|show|confirm|give|share|"
+                         r"send|provide|check)\b")
+FORMULA_RUN = re.compile(r"(?:[\ue000-\ue0ff]|\d+|\bmod\b|(?<![a-z])[a-z](?![a-z])|[+\-*/^()\[\]|<>=≡!'.,]|\s)+")
+# After a name of the hint: an apposition (", the ...", ", i.e. ...") or a modifier ("of the weights",
+# "in x, y and z", "through P", "that x satisfies") describes it; names there are not asked.
+APPOSITION = re.compile(r"\s*,\s*(?:the|a|an|which|that|ie|namely|aka|in other words|defined as|given by|"
+                        r"meaning|where|so|whether|is)\b(?:[^,?;]|,(?=\s*[\ue000-\ue0ff]))*")
+MODIFIER = re.compile(r"\s*,?\s*(?:of|in|for|through|at|between|with|on|that|which|from|over|after|before|"
+                      r"right after|following|satisfied by|labelled|labeled|relating|involving|connecting)\b"
+                      r"(?:\s*(?:,|and|or|the|a|an|its|all|variables?|unknowns?|signal|weights?)?\s*[\ue000-\ue0ff])+"
+                      r"(?:\s*(?:satisfies|must satisfy|obeys|has|are|is))?")
+STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
+APPOSITION_PAREN = re.compile(r"\s*(?:[=:,]|,?\s*(?:ie|that is|namely|aka|defined as|given by|where)\s*,?)?\s*\(")
+LINEAR_EXPR = re.compile(r"(?<![\w)])[+-]?\d*\*?[a-z][a-z0-9]*(?:[+-]\d*\*?[a-z][a-z0-9]*)+(?![\w(])")
+LINEAR_TERM = re.compile(r"([+-]?)(\d*)\*?([a-z][a-z0-9]*)")
+
+
+@dataclass(frozen=True)
+class Name:
+    kind: str  # HINT, PART, KNOWN, OTHER, TARGET
+    slot: str  # what it names (the slot, or the target/unknown name)
 
 
 @dataclass
-class SlotMatcher:
-    """Names of the hint slot (``canonical``) and of every other slot in the instance (``others``)."""
+class Lexicon:
+    """Every name one instance gives a thing, as one longest-first regex over normalised text."""
 
-    canonical: list[str]
-    others: list[str] = field(default_factory=list)
+    names: dict[str, Name]
+    components: frozenset[str]  # forms of names that occur inside the hint fact (q1, q2 for m2)
+    linear: dict[str, int] | None  # the hint's left-hand side, when it is a linear equation
+    hint_slot: str = ""
+    pattern: re.Pattern[str] = field(init=False)
 
-    def matches(self, request: str) -> bool:
-        text = normalize(request)
-        canon = find_spans(text, self.canonical)
-        if not canon:
-            return False
-        other = find_spans(text, self.others)
-        other = [o for o in other if not any(_inside(o, c) for c in canon)]
-        canon = [c for c in canon if not any(_inside(c, o) for o in other)]
-        return bool(canon) and not other
+    def __post_init__(self) -> None:
+        self.pattern = trie_pattern(list(self.names))
 
 
-def _inside(inner: tuple[int, int], outer: tuple[int, int]) -> bool:
-    """``inner`` lies within ``outer`` and is strictly shorter."""
-    return outer[0] <= inner[0] and inner[1] <= outer[1] and (inner[1] - inner[0]) < (outer[1] - outer[0])
+def trie_pattern(forms: list[str]) -> re.Pattern[str]:
+    """One regex finding any of ``forms`` as a whole name, longest first, built as a trie.
+
+    A flat alternation of a few hundred names tries every name at every position; the trie tries one
+    branch per character, which keeps a request to a few microseconds.
+    """
+    alnum = [f for f in forms if f[:1].isalnum()]
+    other = [f for f in forms if f and not f[:1].isalnum()]
+    parts = []
+    if alnum:
+        parts.append(r"(?<![a-z0-9])" + _trie_regex(_trie(alnum)))
+    if other:
+        parts.append(_trie_regex(_trie(other)))
+    return re.compile("|".join(parts)) if parts else re.compile(r"(?!)")
 
 
+def _trie(forms: list[str]) -> dict[str, Any]:
+    root: dict[str, Any] = {}
+    for form in forms:
+        node = root
+        for ch in form:
+            node = node.setdefault(ch, {})
+        node[""] = form
+    return root
+
+
+def _trie_regex(node: dict[str, Any]) -> str:
+    branches = [re.escape(ch) + _trie_regex(child) for ch, child in sorted(node.items()) if ch]
+    if "" in node:  # a name ends here: after every longer continuation, try ending
+        form = node[""]
+        branches.append(r"(?![a-z0-9])" if form[-1:].isalnum() else "")
+    if len(branches) == 1:
+        return branches[0]
+    return "(?:" + "|".join(branches) + ")"
+
+
+def _bounded(form: str) -> str:
+    head = r"(?<![a-z0-9])" if form[:1].isalnum() else ""
+    tail = r"(?![a-z0-9])" if form[-1:].isalnum() else ""
+    return head + re.escape(form) + tail
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The decision and why: the rule that decided, the phrases taken as asked, those set aside."""
+
+    offer: bool
+    rule: str
+    asked: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
+
+    def rationale(self) -> dict[str, Any]:
+        return {"rule": self.rule, "asked": list(self.asked), "context": list(self.context),
+                "responder": RULE_VERSION}
+
+
+# ------------------------------------------------------------------------------------ lexicon
 def slot_names(family: Family, constraint: dict[str, Any]) -> tuple[str | None, list[str]]:
     """(slot name, every phrase naming it) for one constraint; (None, []) for context facts."""
     try:
@@ -69,41 +200,277 @@ def slot_names(family: Family, constraint: dict[str, Any]) -> tuple[str | None, 
     return slot, [*aliases, slot]
 
 
-def build_matcher(instance: dict[str, Any]) -> SlotMatcher:
+def build_lexicon(instance: dict[str, Any]) -> Lexicon:
     family = get_family(instance["family"])
     hint = instance["minimal_hint_spec"]["atomic_hints"][0]
-    canonical = [*hint["request_aliases"], hint["slot"]]
-    canonical_forms = {alias_form(a) for a in canonical}
-    views = {v["agent_id"]: v["private_data"]["constraints_machine"] for v in instance["agent_views"]}
-    others: list[str] = []
-    for constraint in [*views["A"], *views["B"]]:
-        if constraint == hint["constraint"]:
-            continue
-        slot, names = slot_names(family, constraint)
-        if slot is None or slot == hint["slot"]:
-            continue
-        others.extend(n for n in names if alias_form(n))
-    unknowns = next(v["private_data"]["unknowns"] for v in instance["agent_views"] if v["agent_id"] == "A")
-    others.extend(u for u in unknowns if isinstance(u, str) and alias_form(u) not in canonical_forms)
-    if not any(canonical_forms):
+    views = {v["agent_id"]: v["private_data"] for v in instance["agent_views"]}
+    extra = vocabulary(instance["family"], hint["constraint"], instance.get("target") or {})
+    names: dict[str, Name] = {}
+
+    def add(phrases: list[str], name: Name) -> None:
+        for phrase in phrases:
+            if not isinstance(phrase, str):
+                continue
+            form = alias_form(phrase)
+            known = names.get(form)
+            if form and (known is None or _PRIORITY[name.kind] < _PRIORITY[known.kind]):
+                names[form] = name
+
+    add([*hint["request_aliases"], hint["slot"], *extra.get("hint", [])], Name(HINT, hint["slot"]))
+    if not names:
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
-    return SlotMatcher(_unique_forms(canonical), _unique_forms(others))
+    add(extra.get("parts", []), Name(PART, hint["slot"]))
+    for agent, kind in (("A", KNOWN), ("B", OTHER)):
+        for constraint in views[agent]["constraints_machine"]:
+            if constraint == hint["constraint"]:
+                continue
+            slot, phrases = slot_names(family, constraint)
+            if slot is not None and slot != hint["slot"]:
+                add(phrases, Name(kind, slot))
+    unknowns = [u for u in views["A"]["unknowns"] if isinstance(u, str)]
+    for unknown in unknowns:
+        add([unknown], Name(TARGET, unknown))
+    add(extra.get("target", []), Name(TARGET, "target"))
+    hint_text = normalize(hint["text"])
+    components = frozenset(f for f in names if f[:1].isalnum() and re.search(_bounded(f), hint_text))
+    linear = None
+    coeffs = hint["constraint"].get("coeffs") if isinstance(hint["constraint"], dict) else None
+    if isinstance(coeffs, dict):
+        linear = {alias_form(k): v for k, v in coeffs.items() if isinstance(v, int) and v}
+    return Lexicon(names, components | _part_forms(names), linear, hint["slot"])
 
 
-def _unique_forms(names: list[str]) -> list[str]:
-    """One representative per normalised form (matching only depends on the form)."""
-    seen: dict[str, str] = {}
-    for name in names:
-        seen.setdefault(alias_form(name), name)
-    return [name for form, name in seen.items() if form]
+def _part_forms(names: dict[str, Name]) -> frozenset[str]:
+    return frozenset(f for f, n in names.items() if n.kind == PART)
 
 
+# ------------------------------------------------------------------------------------ judging
+@dataclass
+class _Mention:
+    start: int
+    end: int
+    form: str
+    name: Name
+
+
+def find_mentions(text: str, lexicon: Lexicon) -> list[_Mention]:
+    """Names in normalised ``text``, longest first, not overlapping; linear forms of the hint first."""
+    mentions: list[_Mention] = []
+    if lexicon.linear:
+        for m in LINEAR_EXPR.finditer(text):
+            if _linear_form(m.group()) == lexicon.linear:
+                mentions.append(_Mention(m.start(), m.end(), m.group(), Name(HINT, lexicon.hint_slot)))
+    taken = [(m.start, m.end) for m in mentions]
+    for m in lexicon.pattern.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        mentions.append(_Mention(m.start(), m.end(), m.group(), lexicon.names[m.group()]))
+    mentions.sort(key=lambda m: m.start)
+    return mentions[: 0xFF]
+
+
+def _linear_form(expr: str) -> dict[str, int] | None:
+    out: dict[str, int] = {}
+    for sign, digits, var in LINEAR_TERM.findall(expr):
+        value = int(digits) if digits else 1
+        out[var] = out.get(var, 0) + (-value if sign == "-" else value)
+    return {k: v for k, v in out.items() if v}
+
+
+def judge(request: str, lexicon: Lexicon) -> Judgement:
+    """Read ``request`` against the instance's ``lexicon`` (see the module docstring)."""
+    text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
+    if EVERYTHING.search(text):
+        return Judgement(False, "everything", (EVERYTHING.search(text).group(),))  # type: ignore[union-attr]
+    mentions = find_mentions(text, lexicon)
+    marked = _ABBREVIATION.sub(" ie ", _marked(text, mentions)).replace("...", "⋯")
+    clauses = [c for c in _CLAUSE_BREAK.split(marked) if c.strip()]
+    asking = _asking_clauses(clauses)
+    asked: list[_Mention] = []
+    context: set[int] = set(range(len(mentions)))
+    unnamed: list[str] = []
+    for clause in clauses:
+        if clause not in asking and STRONG_ASK.search(clause) and not _indices(clause):
+            unnamed.extend(_unnamed_in_question(clause))
+    for clause in asking:
+        kept, extra = _asked_in_clause(clause, mentions, lexicon)
+        asked.extend(mentions[i] for i in kept)
+        context -= set(kept)
+        unnamed.extend(extra)
+    aside = [mentions[i] for i in sorted(context) if mentions[i].name.kind not in (HINT, PART)]
+    return _decide(asked, unnamed, aside)
+
+
+def _asking_clauses(clauses: list[str]) -> list[str]:
+    """Direct questions and requests that name something; else statements of need; else every clause."""
+    open_clauses = [c for c in clauses if not _is_statement(c)]
+    for pattern in (STRONG_ASK, WEAK_ASK):
+        chosen = [c for c in open_clauses if pattern.search(c) and _indices(c)]
+        if chosen:
+            return chosen
+    return open_clauses or clauses
+
+
+def _marked(text: str, mentions: list[_Mention]) -> str:
+    parts, at = [], 0
+    for i, m in enumerate(mentions):
+        parts.append(text[at:m.start])
+        parts.append(chr(_MARK + i))
+        at = m.end
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+def _is_statement(clause: str) -> bool:
+    return bool(STATEMENT.match(clause.strip())) and "?" not in clause and not MISSING.search(clause)
+
+
+_ABBREVIATION = re.compile(r"\bi\.e\.,?|\be\.g\.,?")
+_CLAUSE_BREAK = re.compile(r"[.!;](?!\d)|(?<=\?)|,?\s*\b(?:but|however|although|though)\b")
+_OPERATOR = re.compile(r"[+*/^≡-]")
+_PAREN_GROUP = re.compile(r"\([^()]*\)")
+_MARKS = re.compile("[\ue000-\ue0ff]")
+
+
+def _indices(s: str) -> list[int]:
+    return [ord(ch) - _MARK for ch in _MARKS.findall(s)]
+
+
+def _asked_in_clause(clause: str, mentions: list[_Mention], lexicon: Lexicon) -> tuple[list[int], list[str]]:
+    """(indices of the mentions asked for in ``clause``, unnamed quantity phrases joined to them)."""
+    lead = LEADING_CONTEXT.match(clause)
+    if lead:
+        clause = clause[lead.end():]
+    cut = TRAILING_CONTEXT.search(clause)
+    if cut and cut.start() > 0:
+        clause = clause[: cut.start()]
+    ids = _indices(clause)
+    is_hint = {i for i in ids if mentions[i].name.kind in (HINT, PART)}
+    dropped: set[int] = set()
+    rest = clause
+    if is_hint:
+        spans = _descriptions_after_hint(clause, is_hint)
+        for start, end in spans:
+            dropped |= set(_indices(clause[start:end])) - is_hint
+        rest = "".join(clause[a:b] for a, b in _complement(spans, len(clause)))
+        for run in FORMULA_RUN.finditer(clause):
+            run_ids = _indices(run.group())
+            if not run_ids or not any(i in is_hint for i in run_ids):
+                continue
+            restated = any(op in run.group() for op in "=≡:")
+            for i in run_ids:
+                if i in is_hint:
+                    continue
+                if restated or (mentions[i].form in lexicon.components and _OPERATOR.search(run.group())):
+                    dropped.add(i)
+    for i in ids:
+        after = clause[clause.index(chr(_MARK + i)) + 1:]
+        if i not in is_hint and STATED_VALUE.match(after):
+            dropped.add(i)
+    kept = [i for i in ids if i not in dropped]
+    unnamed = []
+    for i in [i for i in kept if i in is_hint]:
+        after = clause[clause.index(chr(_MARK + i)) + 1:]
+        other = OTHER_SYMBOL_AFTER.match(after)
+        if other and not mentions[i].form[-1:].isdigit():
+            kept.remove(i)  # "the threshold t2": a word for the hint's kind, naming another symbol
+            unnamed.append(mentions[i].form + " " + other.group(1))
+    if unnamed:
+        return kept, unnamed + _unnamed_conjuncts(rest)
+    return kept, _unnamed_conjuncts(rest) if kept or CONJUNCTION.search(rest) else []
+
+
+def _descriptions_after_hint(clause: str, hint_ids: set[int]) -> list[tuple[int, int]]:
+    """Spans right after a name of the hint that only describe it: parentheticals, appositions, modifiers."""
+    spans = []
+    for i in sorted(hint_ids):
+        start = pos = clause.index(chr(_MARK + i)) + 1
+        while True:
+            end = _description_at(clause, pos)
+            if end is None:
+                break
+            pos = end
+        if pos > start:
+            spans.append((start, pos))
+    return spans
+
+
+def _description_at(clause: str, pos: int) -> int | None:
+    m = APPOSITION_PAREN.match(clause, pos)
+    if m:
+        depth, j = 1, m.end()
+        while j < len(clause) and depth:
+            depth += {"(": 1, ")": -1}.get(clause[j], 0)
+            j += 1
+        return j
+    for pattern in (IN_FORMULA, MODIFIER, APPOSITION):
+        m = pattern.match(clause, pos)
+        if m and m.end() > pos:
+            return m.end()
+    return None
+
+
+def _complement(spans: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
+    out, at = [], 0
+    for start, end in sorted(spans):
+        if start > at:
+            out.append((at, start))
+        at = max(at, end)
+    out.append((at, length))
+    return out
+
+
+def _unnamed_in_question(clause: str) -> list[str]:
+    """A further question that names nothing known: a symbol, or an "also ..." quantity, is one more ask."""
+    symbol = SYMBOL_LIKE.search(clause)
+    if symbol or (ADDITIVE.search(clause) and QUANTITY_WORD.search(clause)):
+        return [clause.strip(" ,")]
+    return []
+
+
+def _unnamed_conjuncts(clause: str) -> list[str]:
+    """Phrases joined by a conjunction that name no known thing but look like a quantity."""
+    if "(" in clause:
+        clause = _PAREN_GROUP.sub(lambda m: m.group().replace("and", "\u2227"), clause)
+    pieces = CONJUNCTION.split(clause)
+    if len(pieces) < 2:
+        return []
+    out = []
+    for piece in pieces:
+        if _indices(piece) or FILLER_VERB.match(piece):
+            continue
+        found = QUANTITY_WORD.search(piece)
+        if found:
+            out.append(piece.strip(" ,"))
+    return out
+
+
+def _decide(asked: list[_Mention], unnamed: list[str], context: list[_Mention]) -> Judgement:
+    quantities: dict[tuple[str, str], str] = {}
+    for m in asked:
+        kind = HINT if m.name.kind == PART else m.name.kind
+        quantities.setdefault((kind, m.name.slot), m.form)
+    for phrase in unnamed:
+        quantities.setdefault((UNNAMED, phrase), phrase)
+    phrases = tuple(quantities.values())
+    aside = tuple(m.form for m in context)
+    kinds = [kind for kind, _ in quantities]
+    if not quantities:
+        return Judgement(False, "nothing_named", (), aside)
+    if len(quantities) > 1:
+        return Judgement(False, "two_quantities", phrases, aside)
+    kind = kinds[0]
+    rule = {HINT: "hint", KNOWN: "known_fact", OTHER: "other_slot", TARGET: "target", UNNAMED: "not_held"}[kind]
+    return Judgement(kind == HINT, rule, phrases, aside)
+
+
+# ------------------------------------------------------------------------------------ the agent
 class RuleResponder(Responder):
     privileged = True
 
     def __init__(self, latency: SimulatedLatency | None = None):
         self.latency = latency or SimulatedLatency({})
-        self._matchers: dict[str, SlotMatcher] = {}
+        self._lexicons: dict[str, Lexicon] = {}
 
     @classmethod
     def from_spec(cls, arg: str | None, options: dict[str, str]) -> RuleResponder:
@@ -112,20 +479,27 @@ class RuleResponder(Responder):
         return cls(latency)
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "matcher": "request_aliases + family slot names; offer on precise match"}
+        return {**super().describe(), "matcher": RULE_VERSION + ": offer iff exactly the hint quantity is asked"}
 
     def respond(self, turns: list[ResponderTurn]) -> list[ResponderDecision]:
         self.latency.wait()
         return [self.decide(turn) for turn in turns]
 
+    def lexicon(self, instance: dict[str, Any]) -> Lexicon:
+        found = self._lexicons.get(instance["id"])
+        if found is None:
+            found = self._lexicons[instance["id"]] = build_lexicon(instance)
+        return found
+
+    def judge(self, instance: dict[str, Any], request: str) -> Judgement:
+        return judge(request, self.lexicon(instance))
+
     def decide(self, turn: ResponderTurn) -> ResponderDecision:
         instance = turn.privileged
         if instance is None:
             raise HarnessError("the rule responder needs the instance record (privileged turn)")
-        matcher = self._matchers.get(turn.instance_id)
-        if matcher is None:
-            matcher = self._matchers[turn.instance_id] = build_matcher(instance)
-        if not matcher.matches(turn.request):
-            return ResponderDecision.decline()
+        judgement = self.judge(instance, turn.request)
+        if not judgement.offer:
+            return ResponderDecision.decline(rationale=judgement.rationale())
         text = instance["minimal_hint_spec"]["atomic_hints"][0]["text"]
-        return ResponderDecision.offer(text, text)
+        return ResponderDecision.offer(text, text, rationale=judgement.rationale())

@@ -1,0 +1,138 @@
+"""Benchmark: the ``rule`` responder on the labelled request corpora: agreement per style, and throughput.
+
+    python benchmarks/bench_rule_responder.py [--repeat 5] [--baseline-rev REV | --no-baseline] [--json]
+
+Reads ``tests/data/rule_requests_*.jsonl`` (or ``--corpus FILE ...``), rebuilds their instances (not
+timed) and prints, per (label, style), how many requests the responder judges as labelled. The
+baseline is the responder as it was at ``--baseline-rev`` (default: the last commit before the rewrite
+of issue 13), loaded from git into this process and measured on the same corpus in the same run.
+
+Throughput: requests judged per second of CPU time (``time.process_time``, best of ``--repeat`` passes
+of the whole corpus; wall-clock figures alongside, which on a shared machine mostly measure the other
+processes), with the per-instance name tables already built (they are built once per instance in a
+run) and the normalisation cache cleared before every pass, so no request is answered from a cache.
+The time to build the tables is printed separately. Target: at least 10,000 requests per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from harness.mira.agents.rule import RuleResponder  # noqa: E402
+from harness.mira.request_corpus import Agreement, build_instances, load_corpus, measure  # noqa: E402
+from harness.mira.types import ResponderTurn  # noqa: E402
+from harness.text import alias_form, normalize  # noqa: E402
+
+BASELINE_REV = "baf56d0"  # the tree before the issue-13 rewrite of harness/mira/agents/rule.py
+
+
+def load_baseline(rev: str) -> tuple[Any, list[Any]] | None:
+    """The responder class and the cached functions of its text module, as of ``rev`` (None if unavailable)."""
+    def show(path: str) -> str | None:
+        out = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True)
+        return out.stdout if out.returncode == 0 else None
+
+    text_src, rule_src = show("harness/text.py"), show("harness/mira/agents/rule.py")
+    if text_src is None or rule_src is None:
+        return None
+    text_mod = types.ModuleType("_baseline_text")
+    exec(compile(text_src, f"{rev}:harness/text.py", "exec"), text_mod.__dict__)
+    sys.modules["_baseline_text"] = text_mod
+    rule_mod = types.ModuleType("_baseline_rule")
+    rule_mod.__dict__["__name__"] = "_baseline_rule"
+    sys.modules["_baseline_rule"] = rule_mod
+    exec(compile(rule_src.replace("from harness.text import", "from _baseline_text import"),
+                 f"{rev}:harness/mira/agents/rule.py", "exec"), rule_mod.__dict__)
+    caches = [getattr(text_mod, n) for n in ("normalize", "alias_form", "phrase_pattern") if hasattr(text_mod, n)]
+    return rule_mod.RuleResponder, caches
+
+
+def turn_for(instance: dict[str, Any], request: str) -> ResponderTurn:
+    b = next(v for v in instance["agent_views"] if v["agent_id"] == "B")["private_data"]
+    return ResponderTurn(instance["id"], instance["family"], b["constraints_text"], request, privileged=instance)
+
+
+def run_responder(responder: Any, corpus: list, instances: dict, repeat: int, caches: list) -> dict[str, Any]:
+    turns = [turn_for(instances[item.id], item.request) for item in corpus]
+    start = time.perf_counter()
+    for instance in instances.values():  # build the per-instance tables (once per run in real use)
+        responder.respond([turn_for(instance, "")])
+    build_s = time.perf_counter() - start
+
+    def decide(instance: dict[str, Any], request: str) -> tuple[str, Any]:
+        decision = responder.respond([turn_for(instance, request)])[0]
+        return decision.kind, getattr(decision, "rationale", None)
+
+    agreement = measure(corpus, instances, decide)
+    best_cpu = best_wall = float("inf")
+    for _ in range(repeat):
+        for cache in caches:
+            cache.cache_clear()
+        wall, cpu = time.perf_counter(), time.process_time()
+        responder.respond(turns)
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+        best_wall = min(best_wall, time.perf_counter() - wall)
+    return {"agreement": agreement, "per_s": len(turns) / max(best_cpu, 1e-9), "wall_per_s": len(turns) / best_wall,
+            "build_ms_per_instance": 1000 * build_s / len(instances)}
+
+
+def table(new: Agreement, old: Agreement | None) -> str:
+    lines = [f"{'label':8} {'style':20} {'n':>5} {'rule/2':>8}" + (f" {'baseline':>9}" if old else "")]
+    for label, style, agree, n in new.rows():
+        row = f"{label:8} {style:20} {n:5d} {agree / n:8.1%}"
+        if old:
+            row += f" {old.agree[(label, style)] / n:9.1%}"
+        lines.append(row)
+    total = sum(new.total.values())
+    lines.append(f"{'all':8} {'':20} {total:5d} {new.rate:8.1%}" + (f" {old.rate:9.1%}" if old else ""))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--corpus", nargs="*", help="corpus files (default: tests/data/rule_requests_*.jsonl)")
+    p.add_argument("--repeat", type=int, default=5, help="timed passes over the corpus (best one counts)")
+    p.add_argument("--baseline-rev", default=BASELINE_REV, help="git revision of the baseline responder")
+    p.add_argument("--no-baseline", action="store_true")
+    p.add_argument("--json", action="store_true", help="also print one JSON line of the figures")
+    args = p.parse_args(argv)
+    files = args.corpus or sorted(str(f) for f in (ROOT / "tests" / "data").glob("rule_requests_*.jsonl"))
+    corpus = load_corpus(files)
+    instances = build_instances(item.id for item in corpus)
+    print(f"corpus: {len(corpus)} requests over {len(instances)} instances ({', '.join(Path(f).name for f in files)})")
+    new = run_responder(RuleResponder(), corpus, instances, args.repeat, [normalize, alias_form])
+    old = None
+    if not args.no_baseline:
+        baseline = load_baseline(args.baseline_rev)
+        if baseline is None:
+            print(f"baseline {args.baseline_rev}: not available (no git or no such revision); skipped")
+        else:
+            cls, caches = baseline
+            old = run_responder(cls(), corpus, instances, args.repeat, caches)
+    print(table(new["agreement"], old["agreement"] if old else None))
+    print(f"throughput rule/2:   {new['per_s']:10,.0f} requests/s of CPU time ({new['wall_per_s']:,.0f}/s wall); "
+          f"tables {new['build_ms_per_instance']:.2f} ms per instance, built once")
+    if old:
+        print(f"throughput baseline: {old['per_s']:10,.0f} requests/s of CPU time ({old['wall_per_s']:,.0f}/s wall); "
+              f"tables {old['build_ms_per_instance']:.2f} ms per instance; ratio rule/2 / baseline "
+              f"{new['per_s'] / old['per_s']:.2f}")
+    print(f"target >= 10,000 requests/s: {'met' if new['per_s'] >= 10_000 else 'NOT met'}")
+    if args.json:
+        print(json.dumps({"requests": len(corpus), "agreement": new["agreement"].rate, "per_s": round(new["per_s"]),
+                          "baseline_agreement": old["agreement"].rate if old else None,
+                          "baseline_per_s": round(old["per_s"]) if old else None}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,315 @@
+"""``run_eval.py rejudge RUN --responder SPEC --out DIR``: judge a finished run's requests with another responder.
+
+The solver is not run again: every request recorded in RUN's transcript goes, with B's constraints
+as they were, to the new responder (batched through the shared scheduler, one episode per instance
+that walks through its requests in order). Each instance becomes one line of ``DIR/transcripts.jsonl``
+with the original and the new decision per request, so a killed re-judging resumes where it stopped,
+nothing lost or duplicated, and refuses to resume with another responder or on another source run.
+
+At the end (and on every resume) ``DIR/agreement.json`` holds the agreement matrix, overall and per
+family: offer/decline of the original against the new responder, and for requests both offered whether
+the same fact was offered (the quoted constraints equal after normalisation) and whether each offer was
+the canonical hint. ``DIR/disagreements.jsonl`` lists every request on which they differ.
+
+Privileged responders (``rule``) need the instance records: the dataset file recorded in RUN's
+``run.json`` (or ``--dataset``) is read and must have the checksum the run was made on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness import HARNESS_VERSION, registry
+from harness.errors import ConfigMismatch, HarnessError
+from harness.mira.audit import audit_form, offer_is_canonical
+from harness.mira.dataset import load_dataset
+from harness.mira.score import load_records
+from harness.mira.types import ResponderDecision, ResponderTurn
+from harness.registry import parse_options
+from harness.rundir import (
+    RunDir,
+    code_version,
+    dumps,
+    environment,
+    fingerprint,
+    now_iso,
+    read_transcripts,
+    sha256_file,
+    write_json_atomic,
+)
+from harness.scheduler import Pending, run_episodes
+
+REJUDGE_FORMAT = "mira-rejudge/1"
+RESPONDER = "responder"
+AGREEMENT_JSON = "agreement.json"
+DISAGREEMENTS = "disagreements.jsonl"
+
+
+@dataclass
+class Request:
+    index: int  # 1-based position among the instance's requests
+    turn: int
+    request: str
+    original: dict[str, Any]  # the recorded decision: type, constraint_quoted, hint, canonical
+
+
+def recorded_requests(record: dict[str, Any]) -> list[Request]:
+    """The (request, decision) pairs of one transcript line, in order."""
+    out: list[Request] = []
+    pending: dict[str, Any] | None = None
+    hint = (record.get("canonical_hint") or {}).get("text", "")
+    others = [t for t in record.get("b_constraints", []) if t != hint]
+    for event in record.get("events", []):
+        if event.get("agent") == "A" and event.get("type") == "request":
+            pending = event
+        elif event.get("agent") == "B" and event.get("type") in ("offer", "decline") and pending is not None:
+            quoted = event.get("constraint_quoted")
+            original = {"type": event["type"], "constraint_quoted": quoted, "hint": event.get("hint"),
+                        "canonical": event["type"] == "offer" and offer_is_canonical(quoted, event.get("hint"), hint,
+                                                                                      others)}
+            if event.get("parse_error"):
+                original["parse_error"] = event["parse_error"]
+            out.append(Request(len(out) + 1, event.get("turn", 0), pending.get("request") or "", original))
+            pending = None
+    return out
+
+
+class RejudgeEpisode:
+    """One instance: its recorded requests, judged one after another by the new responder."""
+
+    def __init__(self, record: dict[str, Any], instance: dict[str, Any] | None, privileged: bool):
+        self.record = record
+        self.instance = instance if privileged else None
+        self.requests = recorded_requests(record)
+        self.results: list[dict[str, Any]] = []
+
+    def pending(self) -> Pending | None:
+        if len(self.results) >= len(self.requests):
+            return None
+        item = self.requests[len(self.results)]
+        turn = ResponderTurn(self.record["instance_id"], self.record["family"], list(self.record["b_constraints"]),
+                             item.request, privileged=self.instance)
+        return Pending(RESPONDER, turn)
+
+    def deliver(self, role: str, reply: Any) -> None:
+        if not isinstance(reply, ResponderDecision):
+            reply = ResponderDecision.decline(repr(reply), f"responder returned {type(reply).__name__}")
+        self.results.append(self._judged(reply))
+
+    def _judged(self, d: ResponderDecision) -> dict[str, Any]:
+        well_formed = d.kind == "offer" and d.has_exact_match and bool(d.constraint_quoted) and d.parse_error is None
+        hint = (self.record.get("canonical_hint") or {}).get("text", "")
+        others = [t for t in self.record["b_constraints"] if t != hint]
+        out: dict[str, Any] = {"type": "offer" if well_formed else "decline", "message": d.message}
+        if well_formed:
+            out.update(constraint_quoted=d.constraint_quoted, hint=d.hint or d.constraint_quoted,
+                       canonical=offer_is_canonical(d.constraint_quoted, d.hint, hint, others))
+        else:
+            out["canonical"] = False
+        if d.parse_error or (d.kind == "offer" and not well_formed):
+            out["parse_error"] = d.parse_error or "offer without has_exact_match=true and a quoted constraint"
+        if d.rationale is not None:
+            out["rationale"] = d.rationale
+        if d.usage:
+            out["usage"] = d.usage
+        return out
+
+    def line(self) -> dict[str, Any]:
+        return {
+            "format": REJUDGE_FORMAT,
+            "instance_id": self.record["instance_id"],
+            "family": self.record["family"],
+            "difficulty": self.record.get("difficulty"),
+            "canonical_hint": (self.record.get("canonical_hint") or {}).get("text"),
+            "judgements": [{"request_index": r.index, "turn": r.turn, "request": r.request, "original": r.original,
+                            "rejudged": res} for r, res in zip(self.requests, self.results, strict=True)],
+        }
+
+
+# ------------------------------------------------------------------------------------ agreement
+@dataclass
+class Matrix:
+    """Original decision (rows) against the new one (columns), and how the offers compare."""
+
+    cells: Counter = field(default_factory=Counter)  # (original, rejudged) -> n
+    same_fact: int = 0  # both offered, the same constraint quoted
+    other_fact: int = 0  # both offered, different constraints
+    canonical: Counter = field(default_factory=Counter)  # ("original"|"rejudged", canonical?) over offers
+
+    def add(self, original: dict[str, Any], new: dict[str, Any]) -> None:
+        self.cells[(original["type"], new["type"])] += 1
+        for side, d in (("original", original), ("rejudged", new)):
+            if d["type"] == "offer":
+                self.canonical[(side, bool(d.get("canonical")))] += 1
+        if original["type"] == new["type"] == "offer":
+            if same_fact(original, new):
+                self.same_fact += 1
+            else:
+                self.other_fact += 1
+
+    def as_dict(self) -> dict[str, Any]:
+        n = sum(self.cells.values())
+        agree = self.cells[("offer", "offer")] - self.other_fact + self.cells[("decline", "decline")]
+        return {
+            "requests": n,
+            "matrix": {o: {r: self.cells[(o, r)] for r in ("offer", "decline")} for o in ("offer", "decline")},
+            "decision_agreement": (self.cells[("offer", "offer")] + self.cells[("decline", "decline")]) / n if n
+            else None,
+            "both_offered_same_fact": self.same_fact,
+            "both_offered_other_fact": self.other_fact,
+            "full_agreement": agree / n if n else None,
+            "canonical_offers": {"original": self.canonical[("original", True)],
+                                 "rejudged": self.canonical[("rejudged", True)]},
+            "noncanonical_offers": {"original": self.canonical[("original", False)],
+                                    "rejudged": self.canonical[("rejudged", False)]},
+        }
+
+
+def same_fact(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    if a.get("canonical") and b.get("canonical"):
+        return True
+    return audit_form(a.get("constraint_quoted") or "") == audit_form(b.get("constraint_quoted") or "")
+
+
+def agrees(original: dict[str, Any], new: dict[str, Any]) -> bool:
+    if original["type"] != new["type"]:
+        return False
+    return original["type"] == "decline" or same_fact(original, new)
+
+
+def summarize(lines: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    overall, by_family = Matrix(), {}
+    disagreements = []
+    for line in lines:
+        family = by_family.setdefault(line["family"], Matrix())
+        for j in line["judgements"]:
+            overall.add(j["original"], j["rejudged"])
+            family.add(j["original"], j["rejudged"])
+            if not agrees(j["original"], j["rejudged"]):
+                disagreements.append({"instance_id": line["instance_id"], "family": line["family"], **j})
+    summary = {"overall": overall.as_dict(), "by_family": {k: m.as_dict() for k, m in sorted(by_family.items())},
+               "instances": len(lines)}
+    return summary, disagreements
+
+
+# ------------------------------------------------------------------------------------ the command
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run", help="an existing MIRA-Math run directory (its transcripts are read, never changed)")
+    p.add_argument("--responder", required=True, help="responder spec: rule, openai:MODEL, vllm:..., hf:...")
+    p.add_argument("--responder-opt", action="append", metavar="KEY=VALUE", help="responder option (repeatable)")
+    p.add_argument("--out", required=True, help="output directory (created; an existing one is resumed)")
+    p.add_argument("--dataset", help="the run's dataset file, if not at the path recorded in its run.json")
+    p.add_argument("--max-concurrent", type=int, help="instances in flight at once (default: all)")
+    p.add_argument("--fsync", choices=("step", "each"), default="step")
+    p.add_argument("--quiet", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    summary = rejudge(args.run, args.responder, parse_options(args.responder_opt), args.out, dataset=args.dataset,
+                      max_concurrent=args.max_concurrent, fsync=args.fsync)
+    if not args.quiet:
+        o = summary["overall"]
+        m = o["matrix"]
+        print(f"{args.out}: {o['requests']} request(s) of {summary['instances']} instance(s) re-judged")
+        print(f"                 rejudged offer  rejudged decline\n"
+              f"original offer   {m['offer']['offer']:14d}  {m['offer']['decline']:16d}\n"
+              f"original decline {m['decline']['offer']:14d}  {m['decline']['decline']:16d}")
+        print(f"both offered: same fact {o['both_offered_same_fact']}, another fact {o['both_offered_other_fact']}; "
+              f"agreement {_pct(o['full_agreement'])} (decision only {_pct(o['decision_agreement'])})")
+    return 0
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.1%}"
+
+
+def rejudge(run_path: str, responder_spec: str, options: dict[str, str], out: str, dataset: str | None = None,
+            max_concurrent: int | None = None, fsync: str = "step") -> dict[str, Any]:
+    source = RunDir(run_path)
+    info = source.load_info()
+    if info is None:
+        raise HarnessError(f"{run_path}: no run.json (is this a run directory?)")
+    if info.get("benchmark", "mira") != "mira":
+        raise HarnessError(f"{run_path}: a {info.get('benchmark')} run; rejudge reads MIRA-Math runs")
+    records = load_records(source)
+    config = {
+        "benchmark": "mira-rejudge",
+        "format": REJUDGE_FORMAT,
+        "source_config_sha256": info.get("config_sha256") or fingerprint(info.get("config", {})),
+        "source_transcript_sha256": sha256_file(source.transcripts),
+        "dataset_sha256": info.get("config", {}).get("dataset_sha256"),
+        "responder": responder_spec,
+        "responder_options": options,
+    }
+    target = RunDir(out)
+    old_info, done = target.prepare(config)
+    todo = [r for r in records if r["instance_id"] not in done.records]
+    if todo:
+        responder = registry.create("mira.responder", responder_spec, options)
+        try:
+            _check_identity(old_info, responder, target)
+            instances = _instances(info, dataset, config["dataset_sha256"]) if responder.privileged else {}
+            new_info = _start_info(old_info, config, run_path, info, responder)
+            target.save_info(new_info)
+            started = time.perf_counter()
+            session = {"start": now_iso(), "resumed_with": len(done.records), "instances": len(todo)}
+            episodes = (RejudgeEpisode(r, instances.get(r["instance_id"]), responder.privileged) for r in todo)
+            with target.writer(fsync) as writer:
+                stats = run_episodes(episodes, {RESPONDER: responder.respond}, [RESPONDER],
+                                     lambda finished: writer.write(ep.line() for ep in finished), max_concurrent)
+            session.update(end=now_iso(), wall_s=round(time.perf_counter() - started, 3), scheduler=stats.as_dict())
+            new_info["sessions"].append(session)
+        finally:
+            responder.close()
+    else:
+        new_info = old_info or {}
+    lines = list(read_transcripts(target.transcripts).records.values())
+    summary, disagreements = summarize(lines)
+    write_json_atomic(target.path / AGREEMENT_JSON, {"source_run": str(run_path), "responder": responder_spec,
+                                                     **summary})
+    tmp = target.path / (DISAGREEMENTS + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        for row in disagreements:
+            f.write(dumps(row) + "\n")
+    tmp.replace(target.path / DISAGREEMENTS)
+    if new_info:
+        new_info.update(status="complete", end_time=now_iso(), transcript_sha256=sha256_file(target.transcripts),
+                        summary={"requests": summary["overall"]["requests"],
+                                 "full_agreement": summary["overall"]["full_agreement"]})
+        target.save_info(new_info)
+    return summary
+
+
+def _instances(info: dict[str, Any], override: str | None, sha256: str | None) -> dict[str, dict[str, Any]]:
+    path = override or (info.get("dataset") or {}).get("path")
+    if not path:
+        raise HarnessError("the run's run.json names no dataset file; pass --dataset FILE")
+    data = load_dataset(path)
+    if sha256 and data.sha256 != sha256:
+        raise ConfigMismatch(f"{path}: sha256 {data.sha256} is not the dataset the run was made on ({sha256}); "
+                             "pass the right file with --dataset")
+    return {inst["id"]: inst for inst in data.instances}
+
+
+def _check_identity(info: dict[str, Any] | None, responder: Any, where: RunDir) -> None:
+    if info and info.get("responder_agent") is not None:
+        now = json.loads(json.dumps(responder.describe()))
+        if now != info["responder_agent"]:
+            raise ConfigMismatch(f"{where.path}: refusing to resume: the responder describes itself differently "
+                                 f"(was {info['responder_agent']}, now {now}); use a new --out directory")
+
+
+def _start_info(info: dict[str, Any] | None, config: dict[str, Any], run_path: str, source: dict[str, Any],
+                responder: Any) -> dict[str, Any]:
+    if info is None:
+        info = {"format": "run/1", "benchmark": "mira-rejudge", "config": config, "config_sha256": fingerprint(config),
+                "start_time": now_iso(), "sessions": []}
+    info.update(status="running", source_run=str(run_path), source_label=source.get("label"),
+                harness_version=HARNESS_VERSION, responder_agent=responder.describe(), code=code_version(),
+                environment=environment())
+    return info
