@@ -1,7 +1,7 @@
 """Lenient reading of a model's JSON reply, then strict validation against a schema in ``schemas/``.
 
-1. ``json.loads(text, strict=False)`` (control characters inside strings are allowed: grammar-constrained
-   decoders can emit them);
+1. ``verifiers.safejson.loads`` (control characters inside strings are allowed: grammar-constrained
+   decoders can emit them; NaN, duplicate keys, over-long numbers and lone surrogates are parse errors);
 2. otherwise the first JSON object in the text (after code fences, prose, a chat template's leftovers);
    a reply cut by the token limit just before its closing braces is closed;
 3. the caller maps known alternative keys to the schema's names, then validates with jsonschema.
@@ -18,34 +18,49 @@ from typing import Any
 from jsonschema.exceptions import best_match
 
 from schemas import fast_validator, validator
+from verifiers import safejson
 
-_DECODER = json.JSONDecoder(strict=False)
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 MAX_SCAN = 200  # at most this many '{' positions are tried
+MAX_REPLY_CHARS = 2_000_000  # a longer reply is a parse error, not read
+SCAN_WORK = 4  # the scan reads at most this many times the reply's length (plus SCAN_SLACK characters)
+SCAN_SLACK = 100_000
 
 
 def first_json_object(text: str) -> tuple[dict[str, Any] | None, str | None]:
-    """The reply as a JSON object: the whole text, a fenced block, or the first object found in it."""
+    """The reply as a JSON object: the whole text, a fenced block, or the first object found in it.
+
+    Bounded: numbers, keys and strings are read under ``verifiers.safejson``'s limits, and the search for an
+    object reads at most ``SCAN_WORK`` times the reply's length, so one reply costs time linear in its length.
+    """
     if not isinstance(text, str) or not text.strip():
         return None, "empty reply"
+    if len(text) > MAX_REPLY_CHARS:
+        return None, f"reply of {len(text)} characters (at most {MAX_REPLY_CHARS} are read)"
     stripped = text.strip()
+    limit_error: str | None = None
     try:
-        value = json.loads(stripped, strict=False)
-    except (json.JSONDecodeError, RecursionError):
+        value = safejson.loads(stripped)
+    except safejson.JsonLimitError as exc:
+        value, limit_error = None, str(exc)
+    except ValueError:
         value = None
     if isinstance(value, dict):
         return value, None
+    budget = [SCAN_WORK * len(text) + SCAN_SLACK]
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     for candidate in candidates:
-        found = _scan(candidate)
+        found, error = _scan(candidate, budget)
+        limit_error = limit_error or error
         if found is not None:
             return found, None
     if value is not None:
         return None, f"reply is JSON {type(value).__name__}, not an object"
-    repaired = _close(stripped)
-    if repaired is not None:
-        return repaired, None
-    return None, "no JSON object in the reply"
+    if limit_error is None:
+        repaired = _close(stripped)
+        if repaired is not None:
+            return repaired, None
+    return None, f"unreadable JSON: {limit_error}" if limit_error else "no JSON object in the reply"
 
 
 def _close(text: str) -> dict[str, Any] | None:
@@ -54,27 +69,37 @@ def _close(text: str) -> dict[str, Any] | None:
         return None
     for closers in ("}", "}}", "}}}", "]}", "]}}"):
         try:
-            value = json.loads(text + closers, strict=False)
-        except (json.JSONDecodeError, RecursionError):
+            value = safejson.loads(text + closers)
+        except ValueError:
             continue
         if isinstance(value, dict):
             return value
     return None
 
 
-def _scan(text: str) -> dict[str, Any] | None:
+def _scan(text: str, budget: list[int]) -> tuple[dict[str, Any] | None, str | None]:
+    """The first '{' where a JSON object parses; ``budget[0]`` (characters read) is shared by all candidates."""
     start = text.find("{")
     tried = 0
-    while start != -1 and tried < MAX_SCAN:
+    limit_error = None
+    while start != -1 and tried < MAX_SCAN and budget[0] > 0:
         tried += 1
         try:
-            value, _ = _DECODER.raw_decode(text, start)
-        except (json.JSONDecodeError, RecursionError):
+            value, end = safejson.raw_decode(text, start)
+            budget[0] -= end - start
+        except safejson.JsonLimitError as exc:
+            value, limit_error = None, limit_error or str(exc)
+            budget[0] -= len(text) - start  # where it stopped is unknown: count the rest of the text
+        except json.JSONDecodeError as exc:
             value = None
+            budget[0] -= max(exc.pos - start, 1)
+        except ValueError as exc:
+            value, limit_error = None, limit_error or str(exc)
+            budget[0] -= len(text) - start
         if isinstance(value, dict):
-            return value
+            return value, None
         start = text.find("{", start + 1)
-    return None
+    return None, limit_error
 
 
 def lower_keys(obj: dict[str, Any]) -> dict[str, Any]:
@@ -96,9 +121,12 @@ def pick(obj: dict[str, Any], names: tuple[str, ...]) -> Any:
 
 def validation_error(schema: str, obj: Any) -> str | None:
     """None if ``obj`` satisfies ``schemas/<schema>.schema.json``; else one line naming the first problem."""
-    if fast_validator(schema).is_valid(obj):
-        return None
-    error = best_match(validator(schema).iter_errors(obj))
+    try:
+        if fast_validator(schema).is_valid(obj):
+            return None
+        error = best_match(validator(schema).iter_errors(obj))
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # a value the validators cannot hold
+        return f"{schema}: invalid ({type(exc).__name__})"
     if error is None:
         return f"{schema}: invalid"
     path = "/".join(str(p) for p in error.absolute_path) or "(root)"
