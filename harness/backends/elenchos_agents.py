@@ -26,6 +26,7 @@ from harness.backends.jsonparse import (
     as_text,
     first_json_object,
     lower_keys,
+    never_raises,
     pick,
     validation_error,
 )
@@ -85,6 +86,7 @@ def tool_engine_schema(turn: Any, style: str = "union", reasoning: bool = True, 
 
 
 # ---------------------------------------------------------------------------------------------- parsing
+@never_raises
 def parse_tool_reply(text: str) -> tuple[dict[str, Any] | None, str | None]:
     """(``{"tool", "arguments"}``, None) or (None, parse error)."""
     obj, error = first_json_object(text)

@@ -11,8 +11,10 @@ Nothing here raises for bad model output: every function returns ``(value, error
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from jsonschema.exceptions import best_match
@@ -100,6 +102,20 @@ def _scan(text: str, budget: list[int]) -> tuple[dict[str, Any] | None, str | No
             return value, None
         start = text.find("{", start + 1)
     return None, limit_error
+
+
+def never_raises(parse: Callable[..., tuple[Any, str | None]]) -> Callable[..., tuple[Any, str | None]]:
+    """Wrap a reply parser so that an unexpected exception becomes its parse error: ``(None, "internal ...")``.
+    A reply is then recorded like any other unreadable one and the run goes on."""
+
+    @functools.wraps(parse)
+    def wrapped(*args: Any, **kw: Any) -> tuple[Any, str | None]:
+        try:
+            return parse(*args, **kw)
+        except Exception as exc:
+            return None, f"internal error while reading the reply: {type(exc).__name__}: {str(exc)[:200]}"
+
+    return wrapped
 
 
 def lower_keys(obj: dict[str, Any]) -> dict[str, Any]:

@@ -24,7 +24,15 @@ from typing import Any
 
 from harness.backends import pool
 from harness.backends.base import ChatRequest, Completion, Decoding, Engine
-from harness.backends.jsonparse import as_bool, as_text, first_json_object, lower_keys, pick, validation_error
+from harness.backends.jsonparse import (
+    as_bool,
+    as_text,
+    first_json_object,
+    lower_keys,
+    never_raises,
+    pick,
+    validation_error,
+)
 from harness.backends.options import Options, engine_key
 from harness.errors import HarnessError
 from harness.mira.audit import audit_form
@@ -123,6 +131,7 @@ def _word(value: Any) -> str | None:
     return value.strip().lower().replace("-", "_") if isinstance(value, str) else None
 
 
+@never_raises
 def parse_solver_reply(text: str, turn: SolverTurn) -> tuple[dict[str, Any] | None, str | None]:
     """(normalised action object, None) or (None, parse error)."""
     obj, error = first_json_object(text)
@@ -162,6 +171,7 @@ def parse_solver_reply(text: str, turn: SolverTurn) -> tuple[dict[str, Any] | No
     return (None, error) if error else (normalized, None)
 
 
+@never_raises
 def parse_responder_reply(text: str, turn: ResponderTurn) -> tuple[dict[str, Any] | None, str | None]:
     """(normalised decision, None) or (None, parse error). An offer's quote is mapped onto B's constraint."""
     obj, error = first_json_object(text)
