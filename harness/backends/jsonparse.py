@@ -49,20 +49,22 @@ def first_json_object(text: str) -> tuple[dict[str, Any] | None, str | None]:
         value = None
     if isinstance(value, dict):
         return value, None
+    if limit_error is not None:  # the whole reply is JSON, with a value that is not read
+        return None, f"unreadable JSON: {limit_error}"
     budget = [SCAN_WORK * len(text) + SCAN_SLACK]
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     for candidate in candidates:
         found, error = _scan(candidate, budget)
-        limit_error = limit_error or error
         if found is not None:
             return found, None
+        if error is not None:
+            return None, f"unreadable JSON: {error}"
     if value is not None:
         return None, f"reply is JSON {type(value).__name__}, not an object"
-    if limit_error is None:
-        repaired = _close(stripped)
-        if repaired is not None:
-            return repaired, None
-    return None, f"unreadable JSON: {limit_error}" if limit_error else "no JSON object in the reply"
+    repaired = _close(stripped)
+    if repaired is not None:
+        return repaired, None
+    return None, "no JSON object in the reply"
 
 
 def _close(text: str) -> dict[str, Any] | None:
@@ -80,28 +82,29 @@ def _close(text: str) -> dict[str, Any] | None:
 
 
 def _scan(text: str, budget: list[int]) -> tuple[dict[str, Any] | None, str | None]:
-    """The first '{' where a JSON object parses; ``budget[0]`` (characters read) is shared by all candidates."""
+    """The first '{' where a JSON object parses; ``budget[0]`` (characters read) is shared by all candidates.
+
+    After a syntax error the search goes on *after* the error, never inside the broken object (an object nested in
+    a broken reply is not the reply); a complete object with a forbidden value (``NaN``, a duplicate key, a huge
+    number) ends the search with that error."""
     start = text.find("{")
     tried = 0
-    limit_error = None
     while start != -1 and tried < MAX_SCAN and budget[0] > 0:
         tried += 1
+        after = start + 1
         try:
             value, end = safejson.raw_decode(text, start)
             budget[0] -= end - start
-        except safejson.JsonLimitError as exc:
-            value, limit_error = None, limit_error or str(exc)
-            budget[0] -= len(text) - start  # where it stopped is unknown: count the rest of the text
         except json.JSONDecodeError as exc:
             value = None
-            budget[0] -= max(exc.pos - start, 1)
-        except ValueError as exc:
-            value, limit_error = None, limit_error or str(exc)
-            budget[0] -= len(text) - start
+            after = max(after, exc.pos)
+            budget[0] -= after - start
+        except ValueError as exc:  # safejson.JsonLimitError, or Python's own int-string limit
+            return None, str(exc)
         if isinstance(value, dict):
             return value, None
-        start = text.find("{", start + 1)
-    return None, limit_error
+        start = text.find("{", after)
+    return None, None
 
 
 def never_raises(parse: Callable[..., tuple[Any, str | None]]) -> Callable[..., tuple[Any, str | None]]:
