@@ -86,15 +86,17 @@ MAX_NUMBER_DIGITS = 400  # digits of one number (integer, decimal, numerator or 
 MAX_EXPONENT = 400  # |exponent| of a JSON number such as 1.5e3
 NUMBER_KEYS = ("value",)
 RATIONAL_KEYS = ("numerator", "denominator")
-_NUMBER = r"[+-]?\s*(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+_NUMBER = r"(?:[+-]\s*)?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
 _FRAC_TEX = re.compile(r"([+-]?)\s*\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", re.A)
 _SLASH = re.compile(rf"({_NUMBER})\s*/\s*({_NUMBER})", re.A)
 _PLAIN = re.compile(_NUMBER, re.A)
 _LABEL = re.compile(r"(?:the\s+)?(?:final\s+answer|answer)\b\s*(?:is\b)?\s*[:=]?\s*", re.I | re.A)
 _BOXED = re.compile(r"\\boxed\s*\{(.*)\}", re.S)
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,30}(?:_\{[A-Za-z0-9]{1,10}\})?(?:\([A-Za-z0-9_ ,|]{1,30}\))?", re.A)
+_NAME = re.compile(r"[A-Za-z\\][A-Za-z0-9_^{}\\]{0,40}(?:\([A-Za-z0-9_ ,|+\-.]{1,30}\))?", re.A)
 _GROUPED = re.compile(r"[0-9],[0-9]{3}(?![0-9])", re.A)  # "1,000": a digit-group separator, or two values?
 _LEADING_ZERO = re.compile(r"[+-]?\s*0[0-9]", re.A)  # "000", "007": not how a number is written
+_MIXED_EXPLAINED = re.compile(r"([+-]?)([0-9]+) +([0-9]+) */ *([0-9]+) *\( *(?:that +is|i\.e\.),?([^()]*)\)",
+                              re.A | re.I)
 _VECTOR_NAMES = re.compile(r"\(([^()=]*)\)\s*=\s*\(([^()=]*)\)")
 
 
@@ -125,9 +127,23 @@ def parse_scalar(text: Any) -> Fraction:
         return _divide(_decimal(m.group(1)), _decimal(m.group(2)))
     if _PLAIN.fullmatch(s):
         return _decimal(s)
+    if m := _MIXED_EXPLAINED.fullmatch(s):
+        return _mixed_explained(m)
     if _GROUPED.search(s):
         raise AnswerParseError(f"{json_repr(text)}: a comma between digits is ambiguous (digit groups or two values)")
     raise AnswerParseError(f"cannot read {json_repr(text)} as an exact number")
+
+
+def _mixed_explained(m: re.Match[str]) -> Fraction:
+    """``5 7/8 (that is, 47/8)``: the mixed number and the fraction must agree (a bare ``5 7/8`` is not read)."""
+    whole, num, den = _decimal(m.group(2)), _decimal(m.group(3)), _decimal(m.group(4))
+    mixed = whole + _divide(num, den)
+    if m.group(1) == "-":
+        mixed = -mixed
+    stated = parse_scalar(m.group(5).strip())
+    if stated != mixed:
+        raise AnswerParseError(f"the mixed number {m.group(0)[:40]!a} and its fraction differ")
+    return stated
 
 
 def _rational_object(obj: dict) -> Fraction:
@@ -183,7 +199,10 @@ def _exact_decimal(d: Decimal) -> Fraction:
 
 def _strip_decorations(text: str) -> str:
     """Surrounding space, ``$...$``, a leading ``Answer:`` / ``Final answer:``, ``\\boxed{...}``, a final period."""
-    s = text.replace("\u2212", "-").strip().strip("$").strip()
+    s = text.replace("\u2212", "-").strip()
+    if s.endswith(".") and not s.endswith(".."):
+        s = s[:-1].strip()
+    s = s.strip("$").strip()
     if m := _LABEL.match(s):
         s = s[m.end():].strip()
     if m := _BOXED.fullmatch(s):
@@ -274,7 +293,7 @@ def _unwrap(value: Any, answer_type: str, keys: list[str] | tuple[str, ...]) -> 
     if isinstance(value, dict) and len(value) == 1:
         ((k, inner),) = value.items()
         own = {_normal_key(x) for x in keys} if answer_type == "dict_int" else set()
-        if _plain_key(k) in WRAPPER_KEYS and _normal_key(k) not in own:
+        if _plain_key(k) in WRAPPER_KEYS and _plain_key(k) not in NUMBER_KEYS and _normal_key(k) not in own:
             return _as_value(inner) if isinstance(inner, str) else inner
     return value
 
@@ -333,6 +352,75 @@ def _parse_assignments(s: str, keys: list[str] | tuple[str, ...]) -> tuple[Fract
             raise AnswerParseError(f"{json_repr(named[0])} given twice")
         pairs[named[0]] = named[1]
     return _parse_vector(pairs, keys)
+
+
+# ---------------------------------------------------------------- final answers written in prose
+MAX_PROSE_CHARS = 50_000  # a longer reply without JSON is not searched for a written answer
+MAX_MARKS = 10
+_BOXED_START = re.compile(r"\\boxed\s*\{")
+_FINAL_MARK = re.compile(r"\bfinal\s+answer\b\s*(?:is\b)?\s*[:=]?\s*|\banswer\s*(?:is\b\s*[:=]?|[:=])\s*", re.I | re.A)
+
+
+def prose_answer(reply: str, answer_type: str, keys: list[str] | tuple[str, ...] = ()) -> str | None:
+    """The final answer a reply without JSON writes, as text for ``parse_answer``; None if it writes none.
+
+    Marked answers: every ``\\boxed{...}`` and the rest of every line after ``Final answer:`` / ``Answer:`` /
+    ``The answer is``. They must all read as the same value; otherwise all of them are returned joined with
+    ``" | "`` (which does not parse: two answers are no answer). Unmarked: the last paragraph, only if it reads
+    as a value on its own (``x = 2182``, ``$$ P(H|E) = \\frac{5}{8} $$``); prose requests stay requests."""
+    if not isinstance(reply, str) or len(reply) > MAX_PROSE_CHARS:
+        return None
+    text = reply.replace("**", "").replace("__", "")
+    marked = _boxed_contents(text) + _marked_lines(text)
+    if marked:
+        values = []
+        for mark in marked:
+            try:
+                values.append(parse_answer(mark, answer_type, keys))
+            except AnswerParseError:
+                return mark if len(marked) == 1 else " | ".join(marked)
+        same = all(answers_equal(values[0], v) for v in values[1:])
+        return marked[-1] if same else " | ".join(marked)
+    paragraphs = [p for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
+    if not paragraphs:
+        return None
+    last = " ".join(line.strip() for line in paragraphs[-1].splitlines())
+    if len(last) > MAX_ANSWER_CHARS:
+        return None
+    try:
+        parse_answer(last, answer_type, keys)
+    except AnswerParseError:
+        return None
+    return last
+
+
+def _boxed_contents(text: str) -> list[str]:
+    out = []
+    for tried, m in enumerate(_BOXED_START.finditer(text)):
+        if tried >= 5 * MAX_MARKS:
+            break
+        depth, i = 1, m.end()
+        limit = min(len(text), m.end() + MAX_ANSWER_CHARS)
+        while i < limit and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        if depth == 0:
+            out.append(text[m.end():i - 1].strip())
+        if len(out) >= MAX_MARKS:
+            break
+    return [b for b in out if not b.startswith("\\boxed")]
+
+
+def _marked_lines(text: str) -> list[str]:
+    out = []
+    for line in text.splitlines():
+        if m := _FINAL_MARK.search(line):
+            rest = line[m.end():].strip()
+            if rest:
+                out.append(rest)
+            if len(out) >= MAX_MARKS:
+                break
+    return out
 
 
 def answers_equal(expected: Answer, got: Answer) -> bool:

@@ -25,6 +25,7 @@ from typing import Any
 from harness.backends import pool
 from harness.backends.base import ChatRequest, Completion, Decoding, Engine
 from harness.backends.jsonparse import (
+    NO_OBJECT,
     as_bool,
     as_text,
     first_json_object,
@@ -52,6 +53,7 @@ from harness.prompts.mira import (
     solver_messages,
 )
 from schemas import load_schema
+from verifiers.answers import prose_answer
 
 ENGINE_MODULES = {
     "openai": "harness.backends.openai_engine",
@@ -136,7 +138,10 @@ def parse_solver_reply(text: str, turn: SolverTurn) -> tuple[dict[str, Any] | No
     """(normalised action object, None) or (None, parse error)."""
     obj, error = first_json_object(text)
     if obj is None:
-        return None, error
+        written = prose_answer(text, turn.answer_type, turn.answer_keys) if error == NO_OBJECT else None
+        if written is None:
+            return None, error
+        obj = {"action": "answer", "answer": written}  # "**Final answer:** 5/8", "$\\boxed{1124}$", "x = 2182"
     o = lower_keys(obj)
     request = as_text(pick(o, ("request", "question", "query", "ask", "request_text", "message")))
     answer = pick(o, ("answer", "final_answer", "final", "result", "solution"))
