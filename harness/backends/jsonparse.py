@@ -26,7 +26,6 @@ from jsonschema.exceptions import best_match
 from schemas import fast_validator, validator
 from verifiers import safejson
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 MAX_SCAN = 200  # at most this many '{' positions are tried
 NO_OBJECT = "no JSON object in the reply"
 MAX_REPLY_CHARS = 2_000_000  # a longer reply is a parse error, not read
@@ -124,8 +123,11 @@ _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?
 
 
 def _unfence(text: str) -> str:
-    m = _FENCE.fullmatch(text)
-    return m.group(1).strip() if m else text
+    """The inside of a reply that is one fenced block (no regex: a reply of many fences must stay cheap)."""
+    if len(text) > MAX_LITERAL_CHARS + 20 or not (text.startswith("```") and text.endswith("```")) or len(text) < 6:
+        return text
+    first_line_end = text.find("\n")
+    return text[first_line_end + 1:-3].strip() if 0 < first_line_end < len(text) - 3 else text
 
 
 def _literal_as_json(text: str) -> str:
