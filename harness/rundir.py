@@ -58,7 +58,11 @@ def fingerprint(config: dict[str, Any]) -> str:
 def write_json_atomic(path: Path, data: Any) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(safejson.dumps(data, indent=2, separators=(",", ": ")))
+        try:
+            text = safejson.dumps(data, indent=2, separators=(",", ": "))
+        except (ValueError, TypeError, RecursionError):  # as ``dumps``: strict JSON, a stray NaN named
+            text = safejson.dumps(safejson.strictify(data), indent=2, separators=(",", ": "))
+        f.write(text)
         f.write("\n")
         f.flush()
         os.fsync(f.fileno())

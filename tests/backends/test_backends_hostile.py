@@ -105,3 +105,63 @@ def test_fuzz_replies_never_raise_never_pass_and_stay_fast() -> None:
             json.dumps(grade, allow_nan=False)
         worst = max(worst, time.perf_counter() - started)
     assert worst < 2.0  # a generous bound for a loaded CI machine; benchmarks/bench_hostile.py measures it
+
+
+def test_an_unexpected_exception_is_recorded_as_internal_error_and_the_run_goes_on(mira_files, tmp_path,
+                                                                                   monkeypatch) -> None:
+    import harness.mira.episode as episode_module
+
+    real = episode_module.grade_answer
+    calls = {"n": 0}
+
+    def flaky(*args, **kw):
+        calls["n"] += 1
+        if calls["n"] % 3 == 0:
+            raise RuntimeError("grader bug")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(episode_module, "grade_answer", flaky)
+    out = tmp_path / "run"
+    cfg = MiraRunConfig(dataset=str(mira_files["zero_shot"]), out=str(out), progress=False)  # oracle + rule
+    first = run_mira(cfg)
+    lines = _lines(out / "transcripts.jsonl")
+    failed = [r for r in lines if r["end_reason"] == "internal_error"]
+    assert first.ran == len(lines) == len({r["instance_id"] for r in lines}) and failed
+    assert all(r["events"][-1]["type"] == "internal_error" and "grader bug" in r["events"][-1]["error"]
+               for r in failed)
+    assert run_mira(cfg).ran == 0
+
+
+def test_an_elenchos_session_that_raises_is_recorded_and_valid(tmp_path, monkeypatch) -> None:
+    from elenchos.run import ElenchosRunConfig, run_elenchos
+    from elenchos.tools import AuditSession
+
+    real = AuditSession.execute
+
+    def flaky(self, call):
+        if call.tool == "submit_answer" and self.record["id"].endswith(("1", "3")):
+            raise ValueError("tool bug")
+        return real(self, call)
+
+    monkeypatch.setattr(AuditSession, "execute", flaky)
+    out = tmp_path / "e"
+    cfg = ElenchosRunConfig(out=str(out), suite="ladder", agent="sra", limit=8, progress=False)
+    first = run_elenchos(cfg)
+    lines = _lines(out / "transcripts.jsonl")
+    assert first.ran == 8 == len(lines)
+    failed = [r for r in lines if r["end_reason"] == "internal_error"]
+    assert failed and all("tool bug" in r["events"][-1]["error"] for r in failed)
+    assert run_elenchos(cfg).ran == 0
+
+
+def test_mutation_ids_in_non_ascii_digits_are_unknown_ids() -> None:
+    from lambdapy.__main__ import main as lambdapy_main
+    from lambdapy.mutations import normalize_id
+
+    assert normalize_id("id_4") == "ID_04"
+    for raw in ("²", "ID_²", "٤", "ID_４", "ID_" + "9" * 5000):
+        with pytest.raises(KeyError):
+            normalize_id(raw)
+    with pytest.raises(SystemExit) as info:
+        lambdapy_main(["probe", "--mutations", "²", "-"])
+    assert info.value.code == 2
