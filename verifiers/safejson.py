@@ -8,7 +8,7 @@ Reading (``loads`` / ``raw_decode``) rejects, with a ``JsonLimitError`` (a ``Val
   (``1e999999999``), or more digits than the shortest repr of its double (``0.10000000000000000001``).
   Every float that is read is therefore exactly the decimal that was written;
 * strings holding a lone surrogate (``"\\ud800"``): they cannot be written as UTF-8;
-* nesting deeper than the C scanner's recursion limit (``RecursionError`` is mapped too).
+* nesting deeper than ``MAX_DEPTH`` (64) levels (a ``RecursionError`` is mapped too).
 
 Writing (``dumps``): strict JSON (``allow_nan=False``) that is always encodable as UTF-8: a record whose
 strings hold lone surrogates is written with ``\\uXXXX`` escapes (lossless; a strict parser reads it back).
@@ -23,6 +23,7 @@ from typing import Any
 
 MAX_DIGITS = 1000  # digits of one JSON integer
 MAX_FLOAT_CHARS = 64  # characters of one JSON number with a fraction or an exponent
+MAX_DEPTH = 64  # nesting of arrays and objects
 
 
 class JsonLimitError(ValueError):
@@ -69,6 +70,23 @@ DECODER = json.JSONDecoder(strict=False, object_pairs_hook=_pairs, parse_int=_pa
                            parse_constant=_parse_constant)
 
 
+def _check_depth(text: str, value: Any) -> None:
+    """Nesting deeper than ``MAX_DEPTH`` is refused (the recursion limit alone is not a bound: the LambdaPy
+    kernel raises it). Cheap for ordinary replies: the walk runs only when the text has that many brackets, and
+    it visits containers only."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise JsonLimitError(f"JSON nested deeper than {MAX_DEPTH} levels")
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list) and child)
+        if len(stack) > 1_000_000:  # pragma: no cover - bounded by the text length anyway
+            raise JsonLimitError("JSON too large")
+
+
 def _check_encodable(value: Any) -> None:
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
@@ -82,6 +100,8 @@ def loads(text: str) -> Any:
         value = DECODER.decode(text)
     except RecursionError as exc:
         raise JsonLimitError("JSON nested too deeply") from exc
+    if isinstance(value, dict | list):
+        _check_depth(text, value)
     _check_encodable(value)
     return value
 
@@ -92,6 +112,8 @@ def raw_decode(text: str, start: int) -> tuple[Any, int]:
         value, end = DECODER.raw_decode(text, start)
     except RecursionError as exc:
         raise JsonLimitError("JSON nested too deeply") from exc
+    if isinstance(value, dict | list):
+        _check_depth(text[start:end], value)
     _check_encodable(value)
     return value, end
 
