@@ -220,7 +220,7 @@ def corpus() -> dict:
     sys.path.insert(0, str(ROOT))
     from tests.mira.test_answer_corpus import CORPUS, INSTANCES, outcome
 
-    counts: Counter[str] = Counter()
+    counts: Counter[str] = Counter({"wrong_acceptances": 0, "wrong_rejections": 0, "other_mismatches": 0})
     for row in CORPUS:
         inst = INSTANCES[row["id"]]
         got = outcome(row["reply"], inst["answer_type"], inst["answer_keys"], inst["expected"])
