@@ -66,11 +66,11 @@ def test_elenchos_run_of_hostile_replies_records_every_session_and_resumes_as_a_
     from elenchos.run import ElenchosRunConfig, run_elenchos
 
     out = tmp_path / "elenchos"
-    cfg = ElenchosRunConfig(out=str(out), suite="ladder", agent="hostile:m", agent_options={"seed": "5"}, limit=4,
+    cfg = ElenchosRunConfig(out=str(out), suite="ladder", agent="hostile:m", agent_options={"seed": "5"}, limit=3,
                             progress=False)
     first = run_elenchos(cfg)
     lines = _lines(out / "transcripts.jsonl")
-    assert first.ran == 4 and len({r["instance_id"] for r in lines}) == 4 == len(lines)
+    assert first.ran == 3 and len({r["instance_id"] for r in lines}) == 3 == len(lines)
     assert any(e.get("parse_error") for r in lines for e in r["events"])
     before = (out / "transcripts.jsonl").read_bytes()
     again = run_elenchos(cfg)
@@ -86,11 +86,11 @@ EXPECTED = [({"value": 70001}, []), ({"numerator": 70001, "denominator": 3}, [])
 
 
 def test_fuzz_replies_never_raise_never_pass_and_stay_fast() -> None:
-    """3,000 seeded hostile replies (up to 200 kB) through every reply parser and the grader."""
+    """2,500 seeded hostile replies (up to 100 kB) through every reply parser and the grader."""
     responder_turn = ResponderTurn(instance_id="i", family="f", constraints=["c = 1", "d = 2"], request="c?",
                                    privileged=None)
     worst = 0.0
-    for index, text in enumerate(hostile_replies(seed=16, n=3000, max_chars=200_000)):
+    for index, text in enumerate(hostile_replies(seed=16, n=2500, max_chars=100_000)):
         turn = SOLVER_TURNS[index % 3]
         started = time.perf_counter()
         first_json_object(text)
