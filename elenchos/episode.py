@@ -6,7 +6,8 @@ Each step the episode hands the agent an ``ElenchosTurn`` and executes the ``Too
 * with ``end_reason = "submitted"`` when a submission is accepted;
 * with ``"no_submission"`` when the budget is spent and ``GRACE_TURNS`` more turns pass without an accepted
   submission (the paper: "must submit once the budget is exhausted");
-* with ``"turn_limit"`` after ``P_max + EXTRA_TURNS`` turns (free and invalid calls cannot loop forever).
+* with ``"turn_limit"`` after ``P_max + EXTRA_TURNS`` turns (free and invalid calls cannot loop forever);
+* with ``"internal_error"`` when handling a reply raised unexpectedly (``fail``; recorded, the run goes on).
 
 On a turn with ``must_submit`` (budget spent, or within ``GRACE_TURNS`` of the turn limit) every call other
 than ``submit_answer`` is refused with an error. ``record()`` is the transcript line
@@ -90,6 +91,12 @@ class ElenchosEpisode:
             self.end_reason = "turn_limit"
         elif self.exhausted_at is not None and self.turn - self.exhausted_at >= GRACE_TURNS:
             self.end_reason = "no_submission"
+
+    def fail(self, message: str) -> None:
+        """An unexpected error while handling a reply: the session ends as ``internal_error`` (no submission)."""
+        self.events.append({"turn": max(self.turn, 1), "tool": "(internal)", "arguments": {}, "ok": False, "cost": 0,
+                            "error": message})
+        self.end_reason = "internal_error"
 
     def _log(self, call: ToolCall, result: ToolResult, must_submit: bool) -> None:
         event: dict[str, Any] = {"turn": self.turn, "tool": call.tool, "arguments": call.arguments,

@@ -60,6 +60,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from elenchos.library import CLASSES, Library, Probe, library
+from harness.lifeline import watch_parent
 from lambdapy import MUTATION_IDS, MUTATIONS, Kernel, KernelConfig, Observation
 
 Config = tuple[str, ...]  # sorted mutation ids; () is the sound kernel
@@ -112,9 +113,14 @@ def observe(configs: Sequence[Config], probes: Sequence[Probe], jobs: int | None
     else:
         size = max(1, -(-len(configs) // (jobs * 4)))
         chunks = [(configs[i:i + size], sources) for i in range(0, len(configs), size)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with worker_pool(jobs) as pool:
             rows = [row for part in pool.map(_observe_chunk, chunks) for row in part]
     return dict(zip(configs, rows, strict=True))
+
+
+def worker_pool(jobs: int) -> ProcessPoolExecutor:
+    """A process pool whose workers exit when this process dies (a killed run leaves no orphans)."""
+    return ProcessPoolExecutor(max_workers=jobs, initializer=watch_parent, initargs=(os.getpid(),))
 
 
 def candidates(max_k: int = MAX_K) -> list[Config]:

@@ -36,7 +36,7 @@ from harness.rundir import (
     sha256_file,
     write_json_atomic,
 )
-from harness.scheduler import run_episodes
+from harness.scheduler import fail_episode, run_episodes
 from schemas import schema_errors
 
 ROLE = "elenchos.agent"
@@ -243,16 +243,29 @@ def execute(cfg: ElenchosRunConfig, run_dir: RunDir, todo: list[dict[str, Any]],
         def on_finished(finished: list[ElenchosEpisode]) -> None:
             lines = []
             for ep in finished:
-                line = ep.record_line()
-                problems = schema_errors("elenchos_transcript", line)
-                if problems:
-                    raise HarnessError(f"transcript line of {ep.id} violates the schema: {problems[0]}")
-                lines.append(line)
+                lines.append(checked_line(ep))
             writer.write(lines)
             bar.update(len(finished))
 
         stats = run_episodes(episodes(), {AGENT: agent.act}, [AGENT], on_finished, cfg.max_concurrent)
     return stats.as_dict()
+
+
+def checked_line(ep: ElenchosEpisode) -> dict[str, Any]:
+    """The episode's transcript line, schema-checked; a line that cannot be built or fails the schema fails the
+    episode (``internal_error``, recorded) instead of ending the run."""
+    for attempt in range(2):
+        try:
+            line = ep.record_line()
+            problems = schema_errors("elenchos_transcript", line)
+            if not problems:
+                return line
+            error: BaseException = HarnessError(f"transcript line of {ep.id} violates the schema: {problems[0]}")
+        except Exception as exc:
+            error = exc
+        if attempt == 0:
+            fail_episode(ep, "transcript line", error)
+    raise HarnessError(f"{ep.id}: no valid transcript line even after recording the internal error: {error}")
 
 
 def start_info(info: dict[str, Any] | None, config: dict[str, Any], cfg: ElenchosRunConfig, source: str | dict,

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigMismatch, HarnessError, InputError
+from verifiers import safejson
 
 TRANSCRIPTS = "transcripts.jsonl"
 RUN_JSON = "run.json"
@@ -37,7 +38,13 @@ PARTIAL = "transcripts.partial"
 
 
 def dumps(record: Any) -> str:
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    """One strict-JSON line (no NaN/Infinity; lone surrogates escaped). A value JSON cannot hold exactly
+    (a non-finite float, an int past Python's digit limit, an unknown object) is written as a string naming
+    it rather than ending the run: what the model sent is in the record's raw text anyway."""
+    try:
+        return safejson.dumps(record)
+    except (ValueError, TypeError, RecursionError):
+        return safejson.dumps(safejson.strictify(record))
 
 
 def now_iso() -> str:
@@ -51,7 +58,11 @@ def fingerprint(config: dict[str, Any]) -> str:
 def write_json_atomic(path: Path, data: Any) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=2, ensure_ascii=False)
+        try:
+            text = safejson.dumps(data, indent=2, separators=(",", ": "))
+        except (ValueError, TypeError, RecursionError):  # as ``dumps``: strict JSON, a stray NaN named
+            text = safejson.dumps(safejson.strictify(data), indent=2, separators=(",", ": "))
+        f.write(text)
         f.write("\n")
         f.flush()
         os.fsync(f.fileno())

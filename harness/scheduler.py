@@ -33,7 +33,8 @@ class Episode(Protocol):
         """What the episode waits for now; ``None`` once it is finished. Cheap and idempotent."""
 
     def deliver(self, role: str, reply: Any) -> None:
-        """Advance the state machine with one agent reply."""
+        """Advance the state machine with one agent reply. Should it raise, the scheduler calls the episode's
+        ``fail(message)`` (if it has one), which must finish it as ``internal_error``; the run goes on."""
 
 
 BatchHandler = Callable[[list[Any]], list[Any]]
@@ -129,7 +130,23 @@ def _serve(role: str, active: list[Episode], handlers: Mapping[str, BatchHandler
     if len(replies) != len(waiting):
         raise SchedulerError(f"{role} agent returned {len(replies)} replies for a batch of {len(waiting)}")
     for (ep, _), reply in zip(waiting, replies, strict=True):
-        ep.deliver(role, reply)
+        try:
+            ep.deliver(role, reply)
+        except Exception as exc:  # one bad reply must not end the run: record it on its episode
+            fail_episode(ep, f"{role} reply", exc)
+
+
+def fail_episode(ep: Episode, where: str, exc: BaseException) -> None:
+    """End ``ep`` as ``internal_error`` (its ``fail(message)``); an episode without ``fail`` re-raises."""
+    fail = getattr(ep, "fail", None)
+    if fail is None:
+        raise exc
+    fail(internal_error_message(where, exc))
+
+
+def internal_error_message(where: str, exc: BaseException) -> str:
+    text = f"internal error while handling the {where}: {type(exc).__name__}: {exc}"
+    return text if len(text) <= 500 else text[:497] + "..."
 
 
 def _check_roles(active: list[Episode], role_order: Sequence[str]) -> None:

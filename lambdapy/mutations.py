@@ -250,7 +250,7 @@ def normalize_id(raw: str) -> str:
         text = text[3:]
     elif text.startswith("ID"):
         text = text[2:]
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):  # "²" and "٤" pass isdigit() but not int()
         raise KeyError(f"unknown mutation id {raw!r}")
     mutation_id = f"ID_{int(text):02d}"
     if mutation_id not in MUTATIONS:

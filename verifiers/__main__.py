@@ -2,6 +2,9 @@
 
 ``python -m verifiers import-reference FILE.jsonl [--out OURS.jsonl]``: import the authors' release
 (``verifiers/reference_import.py``).
+
+``python -m verifiers check-answer --dataset FILE --id ID ANSWER_TEXT``: how one answer is read and whether it is
+correct (``verifiers/check_answer.py``).
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import argparse
 import json
 import sys
 
-from verifiers import reference_import
+from verifiers import check_answer, reference_import
 from verifiers.validate import validate_file
 
 
@@ -22,7 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-errors", type=int, default=50, help="stop printing after this many (all are counted)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     reference_import.add_parser(sub)
+    check_answer.add_parser(sub)
     args = parser.parse_args(argv)
+    if args.command == "check-answer":
+        return check_answer.run(args)
     if args.command == "import-reference":
         return reference_import.run(args)
     total_errors = 0

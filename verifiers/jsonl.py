@@ -26,7 +26,7 @@ class RecordError:
 
 def dumps(record: Any) -> str:
     """The one canonical line form: insertion key order, no spaces, UTF-8 kept."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(record, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
 def write_jsonl(path: str | Path, records: Iterable[Any]) -> str:

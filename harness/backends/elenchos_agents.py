@@ -21,11 +21,20 @@ from typing import Any
 from elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
 from harness.backends import pool
 from harness.backends.base import ChatRequest, Completion, Decoding
-from harness.backends.jsonparse import as_text, first_json_object, lower_keys, pick, validation_error
+from harness.backends.jsonparse import (
+    MAX_REPLY_CHARS,
+    as_text,
+    first_json_object,
+    lower_keys,
+    never_raises,
+    pick,
+    validation_error,
+)
 from harness.backends.mira_agents import _cut_note, _engine_module, _object
 from harness.backends.options import Options, engine_key
 from harness.errors import HarnessError
 from harness.prompts.elenchos import ELENCHOS_PROMPT_VERSION, elenchos_system_prompt
+from verifiers import safejson
 
 TOOL_SCHEMA = "elenchos_tool_call"
 SUBMIT_FIELDS = ("corrupted_kernel", "mutation_ids", "justification", "minimal_probe", "explanatory_probe")
@@ -45,7 +54,7 @@ def _normalize_id(raw: Any) -> Any:
         from lambdapy.mutations import normalize_id
 
         return normalize_id(str(raw))
-    except (KeyError, ImportError):
+    except (KeyError, ValueError, ImportError):
         return raw
 
 
@@ -77,6 +86,7 @@ def tool_engine_schema(turn: Any, style: str = "union", reasoning: bool = True, 
 
 
 # ---------------------------------------------------------------------------------------------- parsing
+@never_raises
 def parse_tool_reply(text: str) -> tuple[dict[str, Any] | None, str | None]:
     """(``{"tool", "arguments"}``, None) or (None, parse error)."""
     obj, error = first_json_object(text)
@@ -92,8 +102,8 @@ def parse_tool_reply(text: str) -> tuple[dict[str, Any] | None, str | None]:
     arguments = pick(o, ("arguments", "args", "parameters", "input"))
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments, strict=False)
-        except json.JSONDecodeError:
+            arguments = safejson.loads(arguments) if len(arguments) <= MAX_REPLY_CHARS else None
+        except ValueError:
             arguments = {"source": arguments} if tool == "probe" else None
     if arguments is None:
         arguments = {k: v for k, v in o.items() if k not in ("tool", "name", "tool_name", "action", "reasoning")}

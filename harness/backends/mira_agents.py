@@ -24,7 +24,16 @@ from typing import Any
 
 from harness.backends import pool
 from harness.backends.base import ChatRequest, Completion, Decoding, Engine
-from harness.backends.jsonparse import as_bool, as_text, first_json_object, lower_keys, pick, validation_error
+from harness.backends.jsonparse import (
+    NO_OBJECT,
+    as_bool,
+    as_text,
+    first_json_object,
+    lower_keys,
+    never_raises,
+    pick,
+    validation_error,
+)
 from harness.backends.options import Options, engine_key
 from harness.errors import HarnessError
 from harness.mira.audit import audit_form
@@ -44,6 +53,7 @@ from harness.prompts.mira import (
     solver_messages,
 )
 from schemas import load_schema
+from verifiers.answers import prose_answer
 
 ENGINE_MODULES = {
     "openai": "harness.backends.openai_engine",
@@ -123,11 +133,15 @@ def _word(value: Any) -> str | None:
     return value.strip().lower().replace("-", "_") if isinstance(value, str) else None
 
 
+@never_raises
 def parse_solver_reply(text: str, turn: SolverTurn) -> tuple[dict[str, Any] | None, str | None]:
     """(normalised action object, None) or (None, parse error)."""
     obj, error = first_json_object(text)
     if obj is None:
-        return None, error
+        written = prose_answer(text, turn.answer_type, turn.answer_keys) if error == NO_OBJECT else None
+        if written is None:
+            return None, error
+        obj = {"action": "answer", "answer": written}  # "**Final answer:** 5/8", "$\\boxed{1124}$", "x = 2182"
     o = lower_keys(obj)
     request = as_text(pick(o, ("request", "question", "query", "ask", "request_text", "message")))
     answer = pick(o, ("answer", "final_answer", "final", "result", "solution"))
@@ -162,6 +176,7 @@ def parse_solver_reply(text: str, turn: SolverTurn) -> tuple[dict[str, Any] | No
     return (None, error) if error else (normalized, None)
 
 
+@never_raises
 def parse_responder_reply(text: str, turn: ResponderTurn) -> tuple[dict[str, Any] | None, str | None]:
     """(normalised decision, None) or (None, parse error). An offer's quote is mapped onto B's constraint."""
     obj, error = first_json_object(text)

@@ -236,8 +236,12 @@ class OpenAIEngine(Engine):
         try:
             choice = response.choices[0]
             message = choice.message
-            text = message.content or ""
+            text = message.content if message.content is not None else ""
             refusal = getattr(message, "refusal", None)
+            if not isinstance(text, str):  # a non-conforming server: "content": 5, a list, an object
+                raise TypeError(f"message content is a {type(text).__name__}, not text")
+            if refusal is not None and not isinstance(refusal, str):
+                refusal = str(refusal)
             usage = response.usage
             prompt = int(getattr(usage, "prompt_tokens", 0) or 0) if usage else 0
             completion = int(getattr(usage, "completion_tokens", 0) or 0) if usage else 0

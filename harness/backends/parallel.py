@@ -17,9 +17,13 @@ import traceback
 from typing import Any
 
 from harness.backends.base import BackendError, ChatRequest, Completion, Decoding, Engine
+from harness.lifeline import watch_parent
 
 
-def _worker(conn: Any, target: str, model: str, kwargs: dict[str, Any], env: dict[str, str]) -> None:
+def _worker(conn: Any, target: str, model: str, kwargs: dict[str, Any], env: dict[str, str],
+            parent_pid: int | None = None) -> None:
+    if parent_pid is not None:
+        watch_parent(parent_pid)  # a killed run leaves no GPU-holding orphans
     os.environ.update(env)
     try:
         module_name, _, attr = target.partition(":")
@@ -69,7 +73,8 @@ class DataParallelEngine(Engine):
                                        f"{size * devices_per_worker} devices, only {len(devices)} visible")
                 env["CUDA_VISIBLE_DEVICES"] = ",".join(mine)
             parent, child = ctx.Pipe()
-            process = ctx.Process(target=_worker, args=(child, target, model, kwargs, env), daemon=True)
+            process = ctx.Process(target=_worker, args=(child, target, model, kwargs, env, os.getpid()),
+                                  daemon=True)
             process.start()
             self._workers.append((parent, process))
         described = []

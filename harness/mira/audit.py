@@ -48,6 +48,9 @@ def grade_answer(raw: Any, answer_type: str, keys: list[str], expected: dict[str
     truth = decode_answer(answer_type, expected, keys)
     try:
         value = parse_answer(raw, answer_type, keys)
-    except (AnswerParseError, ValueError, TypeError, ArithmeticError, RecursionError) as exc:
+    except AnswerParseError as exc:
         return {"normalized": None, "parse_error": str(exc), "correct": False}
+    except Exception as exc:  # a grader bug must cost this answer, never the run
+        return {"normalized": None, "parse_error": f"internal error in the verifier: {type(exc).__name__}",
+                "correct": False}
     return {"normalized": json_value(value), "parse_error": None, "correct": answers_equal(truth, value)}

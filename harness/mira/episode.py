@@ -25,7 +25,7 @@ from typing import Any
 
 from harness.mira.audit import grade_answer, offer_is_canonical
 from harness.mira.types import DECLINE_MESSAGE, Exchange, ResponderDecision, ResponderTurn, SolverAction, SolverTurn
-from harness.scheduler import Pending
+from harness.scheduler import Pending, internal_error_message
 from harness.text import token_estimate, word_count
 
 TRANSCRIPT_FORMAT = "mira-transcript/1"
@@ -85,6 +85,24 @@ class MiraEpisode:
             self._on_solver(reply)
         else:
             self._on_responder(reply)
+
+    def fail(self, message: str) -> None:
+        """An unexpected error while handling a reply: the episode ends as ``internal_error`` (no answer graded)."""
+        self.events.append({"turn": self.turn, "agent": "harness", "type": "internal_error", "error": message})
+        self.end_reason = "internal_error"
+        self._pending = None
+
+    def safe_record(self) -> dict[str, Any]:
+        """``record()``; should building it fail, the episode is failed and a record of the failure returned."""
+        try:
+            return self.record()
+        except Exception as exc:  # a record that cannot be built is recorded, not fatal
+            self.fail(internal_error_message("transcript record", exc))
+        try:
+            return self.record()
+        except Exception:
+            return {"format": TRANSCRIPT_FORMAT, "instance_id": self.id, "family": self.instance.get("family"),
+                    "events": self.events[-1:], "end_reason": "internal_error"}
 
     # ------------------------------------------------------------------ turns
     def _must_answer(self) -> bool:

@@ -172,7 +172,7 @@ def execute(
     with run_dir.writer(cfg.fsync) as writer, bar:
 
         def on_finished(finished: list[MiraEpisode]) -> None:
-            writer.write(ep.record() for ep in finished)
+            writer.write(ep.safe_record() for ep in finished)
             bar.update(len(finished))
 
         stats = run_episodes(episodes(), handlers, [SOLVER, RESPONDER], on_finished, cfg.max_concurrent)

@@ -208,3 +208,11 @@ def test_openai_compatible_server_via_base_url(monkeypatch) -> None:
     assert path == "/v1/chat/completions" and body["response_format"]["type"] == "json_schema"
     assert auth == "Bearer EMPTY" and out.text == '{"answer": "7"}' and out.cost_usd is None
     assert engine.deterministic is True
+
+
+def test_non_text_content_is_an_item_error_not_a_crash(key) -> None:
+    """Issue 16: a server answering ``"content": 5`` (or a list, an object) made redaction call .replace on it."""
+    engine = make(Script(ok(5), ok(["a", "b"]), ok({"x": 1}), ok("fine")), [], concurrency=1)
+    outs = engine.generate([ChatRequest(MESSAGES)] * 4, Decoding())
+    assert [o.error is not None for o in outs] == [True, True, True, False]
+    assert "not text" in outs[0].error and outs[3].text == "fine"

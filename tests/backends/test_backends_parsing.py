@@ -89,8 +89,14 @@ def test_responder_offers_are_mapped_onto_b_constraints() -> None:
 
 
 def test_first_json_object_skips_broken_candidates() -> None:
-    obj, _ = first_json_object('{broken {"a": 1} {"b": 2}')
+    obj, _ = first_json_object('{broken {"a": 1} and {"a": 1} again')
     assert obj == {"a": 1}
+    # issue 16: two different objects are two answers (a corrected second JSON): neither is taken
+    obj, error = first_json_object('{broken {"a": 1} {"b": 2}')
+    assert obj is None and "two different JSON objects" in error
+    # an object nested in a broken one is not the reply
+    obj, error = first_json_object('{"action": "answer", "answer": {"value": 7}, "x": oops')
+    assert obj is None
 
 
 def test_engine_schemas_are_per_turn_specialisations() -> None:
