@@ -16,7 +16,7 @@ import pytest
 from generators.families import FAMILIES
 from generators.instances import build_instance
 from generators.split import generate, typed_slots
-from harness.mira.agents.rule import build_matcher
+from harness.mira.agents.rule import build_lexicon, judge
 
 
 def names(text: str, name: str) -> bool:
@@ -111,11 +111,11 @@ def test_crt_hint_names_the_third_congruence_and_both_numbers() -> None:
 ])
 def test_rule_responder_offers_natural_crt_requests(request_text: str) -> None:
     for inst in crt_instances()[::7]:
-        assert build_matcher(inst).matches(request_text), (inst["id"], request_text)
+        assert judge(request_text, build_lexicon(inst)).offer, (inst["id"], request_text)
 
 
 @pytest.mark.parametrize("request_text", ["What is m1?", "What is the first congruence?", "What is x?",
                                           "What is the second congruence?"])
 def test_rule_responder_still_declines_known_crt_facts_and_the_target(request_text: str) -> None:
     for inst in crt_instances()[::7]:
-        assert not build_matcher(inst).matches(request_text), (inst["id"], request_text)
+        assert not judge(request_text, build_lexicon(inst)).offer, (inst["id"], request_text)
