@@ -54,7 +54,7 @@ from harness.backends.options import engine_key  # noqa: E402
 from verifiers.jsonl import write_jsonl  # noqa: E402
 
 SUMMARY_VERSION = 1
-PHASES = ("equality", "full_split", "slice_batched", "slice_one_by_one", "elenchos")
+PHASES = ("equality", "full_split", "slice_batched", "slice_batched_big_cache", "slice_one_by_one", "elenchos")
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,8 @@ class Profile:
     budgets: dict[str, float]
     total_s: float
     tokenizer_vocab: int = 32000  # BPE merges stop earlier: the prompts' text is small
+    big_cache_gib: float = 48.0  # slice_batched_big_cache: a prefix cache that holds the slice's histories
+    full_max_concurrent: int | None = None  # full_split: episodes at a time (None: all, the default of a run)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -94,8 +96,9 @@ GPU = Profile(
     solver_opts={"max_tokens": "192", "reasoning": "true", "reasoning_chars": "200", "request_chars": "80"},
     agent_opts={"max_tokens": "192", "reasoning": "true", "reasoning_chars": "160", "source_chars": "200",
                 "text_chars": "100"},
-    budgets={"equality": 30, "full_split": 300, "slice_batched": 45, "slice_one_by_one": 45, "elenchos": 40},
-    total_s=500,
+    budgets={"equality": 30, "full_split": 240, "slice_batched": 40, "slice_batched_big_cache": 40,
+             "slice_one_by_one": 40, "elenchos": 35},
+    total_s=500, big_cache_gib=48.0,
 )
 TINY = Profile(
     name="tiny", layers=2, hidden=64, heads=2, kv_heads=1, intermediate=128, vocab=None, dtype="fp32",
@@ -103,8 +106,9 @@ TINY = Profile(
     equality_conversations=3, equality_turns=2,
     solver_opts={"max_tokens": "32", "reasoning": "false", "request_chars": "16"},
     agent_opts={"max_tokens": "32", "reasoning": "false", "source_chars": "24", "text_chars": "16"},
-    budgets={"equality": 20, "full_split": 40, "slice_batched": 20, "slice_one_by_one": 20, "elenchos": 15},
-    total_s=150, tokenizer_vocab=2048,
+    budgets={"equality": 20, "full_split": 40, "slice_batched": 20, "slice_batched_big_cache": 20,
+             "slice_one_by_one": 20, "elenchos": 15},
+    total_s=150, tokenizer_vocab=2048, big_cache_gib=0.25,
 )
 
 
@@ -175,18 +179,42 @@ class BuiltEngine(HFEngine):
         self.chunks["seconds"] += time.perf_counter() - started
         return out
 
-    def reset_phase(self) -> None:
-        """A fresh prefix cache and fresh counters, so that each phase's figures are its own."""
+    def reset_phase(self, cache_bytes: int | None = None) -> None:
+        """A fresh prefix cache (of ``cache_bytes``, default the engine's own bound) and fresh counters, so that each
+        phase's figures are its own."""
         from harness.backends.hf_prefill import RaggedPrefill
         from harness.backends.prefix_cache import PrefixCache
 
         if self.ragged is not None:
             old = self.ragged
-            cache = PrefixCache(old.prefix_cache.max_bytes) if old.prefix_cache is not None else None
+            if old.prefix_cache is not None:
+                self.cache_bytes = getattr(self, "cache_bytes", old.prefix_cache.max_bytes)
+            size = cache_bytes if cache_bytes is not None else getattr(self, "cache_bytes", 0)
+            cache = PrefixCache(size) if size > 0 else None
             old.prefix_cache = None
             self.ragged = RaggedPrefill(self.lm, self.pad_id, self.device, cache, old.group_rows)
         self.calls = []
         self.chunks = {"chunks": 0, "rows": 0, "completion_tokens": 0, "seconds": 0.0}
+
+
+# The hf: options the check passes on to its engine (--engine-opt), parsed as hf_engine.create parses them.
+TUNABLE = ("prefix_cache_gib", "prefill_rows", "prefill", "grammar")
+
+
+def engine_kwargs(opts: dict[str, str]) -> dict[str, Any]:
+    from harness.backends import hf_engine
+    from harness.backends.options import Options
+
+    parsed = Options("device check", dict(opts))
+    kwargs = {"device": parsed.str("device", "auto"),
+              "dtype": parsed.choice("dtype", "auto", ("auto", *hf_engine.DTYPES)),
+              "batch_size": parsed.int("batch_size", 64, minimum=0) or 0,
+              "grammar": parsed.choice("grammar", "auto", ("auto", "xgrammar", "none")),
+              "prefill": parsed.choice("prefill", "auto", ("auto", "ragged", "padded")),
+              "prefix_cache_gib": hf_engine._gib_option(parsed, "prefix_cache_gib"),
+              "prefill_rows": parsed.int("prefill_rows", 16, minimum=1) or 16}
+    parsed.finish()
+    return kwargs
 
 
 # ---------------------------------------------------------------------------------------------------- building
@@ -305,9 +333,9 @@ class Check:
         lm = build_model(self.model_dir, self.args.device, dtype)
         self.sync()
         build_s = time.perf_counter() - started
-        self.engine_opts = {"device": self.args.device, "dtype": p.dtype, "batch_size": str(p.batch_size)}
-        engine = BuiltEngine(str(self.model_dir), lm, device=self.args.device, dtype=p.dtype,
-                             batch_size=p.batch_size)
+        self.engine_opts = {"device": self.args.device, "dtype": p.dtype, "batch_size": str(p.batch_size),
+                            **self.args.engine_opt}
+        engine = BuiltEngine(str(self.model_dir), lm, **engine_kwargs(self.engine_opts))
         self.engine = engine
         # The agents built by run_mira / run_elenchos acquire this same engine (same key); this reference keeps it
         # open between phases.
@@ -357,7 +385,9 @@ class Check:
             self.save()
             return
         self.say(f"{name}: started (budget {deadline - now:.0f}s)")
-        engine.reset_phase()
+        engine.reset_phase(int(self.profile.big_cache_gib * 2**30) if name == "slice_batched_big_cache" else None)
+        if engine.ragged is not None and engine.ragged.prefix_cache is not None:
+            record["prefix_cache_gib"] = round(engine.ragged.prefix_cache.max_bytes / 2**30, 2)
         if self.cuda():
             self.torch().cuda.reset_peak_memory_stats()
         engine.deadline = deadline
@@ -430,10 +460,15 @@ class Check:
                 "usage": info.get("usage")}
 
     def phase_full_split(self) -> dict[str, Any]:
-        return self.mira(self.files["full"], "full", None)
+        return self.mira(self.files["full"], "full", self.profile.full_max_concurrent)
 
     def phase_slice_batched(self) -> dict[str, Any]:
         return self.mira(self.files["slice"], "slice-batched", None)
+
+    def phase_slice_batched_big_cache(self) -> dict[str, Any]:
+        """The same, with a prefix cache large enough for every history of the slice (the auto bound, a tenth of the
+        free memory, holds few 8B histories: this measures what a larger bound buys)."""
+        return self.mira(self.files["slice"], "slice-batched-big-cache", None)
 
     def phase_slice_one_by_one(self) -> dict[str, Any]:
         return self.mira(self.files["shuffled"], "slice-one-by-one", 1)
@@ -526,6 +561,12 @@ class Check:
         if turns_b and turns_o:  # robust to a one-by-one run stopped by its budget after a few instances
             head.update(slice_batched_turns_per_s=turns_b, slice_one_by_one_turns_per_s=turns_o,
                         batched_speedup_per_turn=round(turns_b / turns_o, 1))
+        big = phases.get("slice_batched_big_cache", {})
+        if big.get("status") == "complete" and b.get("status") == "complete":
+            head.update(slice_reused_rate=b.get("prefill", {}).get("reused_rate"),
+                        slice_big_cache_reused_rate=big.get("prefill", {}).get("reused_rate"),
+                        big_cache_speedup=round(b["wall_s"] / big["wall_s"], 2) if big.get("wall_s") else None,
+                        big_cache_peak_gib=big.get("memory", {}).get("peak_allocated_gib"))
         eq = phases.get("equality", {})
         if "equal_rate" in eq:
             head["equality_rate"] = eq["equal_rate"]
@@ -597,6 +638,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--full-limit", type=int, help="instances of the full split (default: the profile's)")
     parser.add_argument("--slice", type=int, help="instances of the slice (default: the profile's)")
     parser.add_argument("--batch-size", type=int, help="hf batch_size (default: the profile's)")
+    parser.add_argument("--engine-opt", action="append", default=[], metavar="K=V",
+                        help="an hf: engine option for every phase: prefix_cache_gib, prefill_rows, prefill, grammar")
+    parser.add_argument("--big-cache-gib", type=float, help="slice_batched_big_cache's prefix cache (default: the "
+                                                            "profile's)")
+    parser.add_argument("--full-max-concurrent", type=int, help="full_split: episodes at a time (default: all)")
     args = parser.parse_args(argv)
     args.budget = _budgets(args.budget)
     phases = [p for p in args.phases.split(",") if p]
@@ -604,7 +650,12 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown phases {unknown}; known: {', '.join(PHASES)}")
     profile = TINY if args.tiny else GPU
-    for key, value in (("full_limit", args.full_limit), ("slice", args.slice), ("batch_size", args.batch_size)):
+    args.engine_opt = dict(item.split("=", 1) for item in args.engine_opt)
+    unknown_opts = sorted(set(args.engine_opt) - set(TUNABLE))
+    if unknown_opts:
+        parser.error(f"--engine-opt {unknown_opts}: tunable here: {', '.join(TUNABLE)}")
+    for key, value in (("full_limit", args.full_limit), ("slice", args.slice), ("batch_size", args.batch_size),
+                       ("big_cache_gib", args.big_cache_gib), ("full_max_concurrent", args.full_max_concurrent)):
         if value is not None:
             profile = replace(profile, **{key: value})
     Path(args.out).mkdir(parents=True, exist_ok=True)
