@@ -406,7 +406,10 @@ class Check:
             record["traceback"] = traceback.format_exc()[-4000:]
         finally:
             engine.deadline = None
-            self.sync()
+            try:
+                self.sync()
+            except Exception as exc:  # a device error after the phase: keep the figures, say so
+                record.setdefault("error", f"{type(exc).__name__}: {exc}")
             record["wall_s"] = round(time.perf_counter() - started, 2)
             record.update(self.engine_figures(record["wall_s"]))
             record.setdefault("partial", getattr(self, "_partial", lambda: {})())
@@ -643,6 +646,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--big-cache-gib", type=float, help="slice_batched_big_cache's prefix cache (default: the "
                                                             "profile's)")
     parser.add_argument("--full-max-concurrent", type=int, help="full_split: episodes at a time (default: all)")
+    parser.add_argument("--dtype", choices=("bf16", "fp16", "fp32"), help="the weights (default: bf16; --tiny fp32)")
     args = parser.parse_args(argv)
     args.budget = _budgets(args.budget)
     phases = [p for p in args.phases.split(",") if p]
@@ -655,7 +659,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown_opts:
         parser.error(f"--engine-opt {unknown_opts}: tunable here: {', '.join(TUNABLE)}")
     for key, value in (("full_limit", args.full_limit), ("slice", args.slice), ("batch_size", args.batch_size),
-                       ("big_cache_gib", args.big_cache_gib), ("full_max_concurrent", args.full_max_concurrent)):
+                       ("big_cache_gib", args.big_cache_gib), ("full_max_concurrent", args.full_max_concurrent),
+                       ("dtype", args.dtype)):
         if value is not None:
             profile = replace(profile, **{key: value})
     Path(args.out).mkdir(parents=True, exist_ok=True)
