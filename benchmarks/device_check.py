@@ -96,7 +96,7 @@ GPU = Profile(
     solver_opts={"max_tokens": "192", "reasoning": "true", "reasoning_chars": "200", "request_chars": "80"},
     agent_opts={"max_tokens": "192", "reasoning": "true", "reasoning_chars": "160", "source_chars": "200",
                 "text_chars": "100"},
-    budgets={"equality": 30, "full_split": 240, "slice_batched": 40, "slice_batched_big_cache": 40,
+    budgets={"equality": 30, "full_split": 220, "slice_batched": 40, "slice_batched_big_cache": 40,
              "slice_one_by_one": 40, "elenchos": 35},
     total_s=500, big_cache_gib=48.0,
 )
@@ -457,7 +457,7 @@ class Check:
         overall = result.metrics["overall"]
         records = _mira_partial(out)["instances_done"]
         return {"instances": records, "engine_calls_run_json": info["engine_calls"]["engine_calls"],
-                "engine_calls_bound": 2 * (max(int(r["budget"]) for r in _lines(out)) + 2),
+                "engine_calls_bound": 2 * (max((int(r["budget"]) for r in _lines(out)), default=0) + 2),
                 "scheduler": info["sessions"][-1].get("scheduler"),
                 "solver_parse_errors": overall.get("solver_parse_errors"), "answered": overall.get("answered"),
                 "usage": info.get("usage")}
