@@ -3,8 +3,8 @@ under a time budget, everything measured written to ``OUT/summary.json`` (rewrit
 
     python benchmarks/device_check.py --out OUT [--tiny] [--device cuda] [--total-s 500] [--phases a,b,...]
 
-Phases (in this order; each stops at its own budget and at the total one, and the rest still run or are marked
-skipped):
+Phases (run in the order of ``PHASES``; each stops at its own budget and at the total one, and the rest still run
+or are marked skipped):
 
 * ``equality``: greedy tokens of ragged prefill with the prefix cache against plain left-padded ``generate``, on a
   few solver conversations over several turns, JSON-constrained (the replies are comparable text), in the model's
@@ -14,7 +14,9 @@ skipped):
   one timing per engine call (per turn);
 * ``slice_batched`` / ``slice_one_by_one``: the 110-instance slice of ``benchmarks/bench_backends.py`` batched and
   with ``max_concurrent=1`` (in a seeded shuffled order, so that the instances finished within the budget are a
-  fair sample): seconds per instance and their ratio;
+  fair sample): seconds per instance and per solver turn, and their ratios;
+* ``slice_batched_big_cache``: the slice batched with a prefix cache that holds its histories (``--big-cache-gib``;
+  the default bound, a tenth of the free memory, holds few histories of an 8B model);
 * ``elenchos``: a few ladder sessions with the ``hf:`` agent (batched).
 
 The model is built in memory on the device (``torch.device`` context, weights initialised there; nothing is
@@ -389,6 +391,7 @@ class Check:
         if engine.ragged is not None and engine.ragged.prefix_cache is not None:
             record["prefix_cache_gib"] = round(engine.ragged.prefix_cache.max_bytes / 2**30, 2)
         if self.cuda():
+            self.torch().cuda.empty_cache()  # what the last phase's prefix cache held
             self.torch().cuda.reset_peak_memory_stats()
         engine.deadline = deadline
         started = time.perf_counter()
