@@ -53,3 +53,12 @@ $(VLLM_VENV)/.installed: pyproject.toml
 
 test-vllm: $(VLLM_VENV)/.installed
 	$(VPY) -m pytest -q -p no:cacheprovider tests/backends/test_backends_vllm.py
+
+# Wheels that the GPU machine lacks (scripts/device_wheels.txt), for CPython 3.12 on manylinux x86_64, into .whl/
+# (ignored), for scripts/device_check.sh; fails over 64 MiB with the working tree. EXTRA='transformers==5.24.0'
+# also replaces the image's transformers. See docs/models.md, "The GPU check".
+.PHONY: device-wheels
+DEVICE_WHEELS_PY ?= $(if $(wildcard $(PY)),$(PY),$(PYTHON))
+
+device-wheels:
+	$(DEVICE_WHEELS_PY) scripts/device_wheels.py --dest .whl $(foreach x,$(EXTRA),--extra '$(x)')

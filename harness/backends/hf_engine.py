@@ -66,7 +66,7 @@ class HFEngine(Engine):
         super().__init__(model)
         try:
             import torch
-            from transformers import AutoModelForCausalLM, AutoTokenizer
+            import transformers  # noqa: F401 - fail here, with the install hint
         except ImportError as exc:
             raise BackendError(f"hf backend: transformers and torch are needed (pip install '.[transformers]'): "
                                f"{exc}") from exc
@@ -78,13 +78,7 @@ class HFEngine(Engine):
         self.batch_size = batch_size
         self.options = {"dtype": self.dtype_name, "device": self.device, "batch_size": batch_size, "grammar": grammar,
                         "chat_template": chat_template}
-        try:
-            self.tokenizer = AutoTokenizer.from_pretrained(model, trust_remote_code=trust_remote_code)
-            self.lm = AutoModelForCausalLM.from_pretrained(
-                model, dtype=getattr(torch, self.dtype_name), trust_remote_code=trust_remote_code
-            ).to(self.device).eval()
-        except (OSError, ValueError) as exc:
-            raise BackendError(f"hf backend: cannot load {model!r}: {exc}") from exc
+        self.tokenizer, self.lm = self._load(model, trust_remote_code)
         if chat_template:
             with open(chat_template, encoding="utf-8") as f:
                 self.tokenizer.chat_template = f.read()
@@ -110,6 +104,20 @@ class HFEngine(Engine):
         self.ragged = self._ragged_prefill(prefill, prefix_cache_gib, prefill_rows)
         self.options.update(prefill="ragged" if self.ragged else "padded", prefill_rows=prefill_rows,
                             prefix_cache_gib="auto" if prefix_cache_gib is None else prefix_cache_gib)
+
+    def _load(self, model: str, trust_remote_code: bool) -> tuple[Any, Any]:
+        """The tokenizer and the model, on ``self.device`` in eval mode (a subclass may build them in memory, as
+        ``benchmarks/device_check.py`` does with random weights)."""
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(model, trust_remote_code=trust_remote_code)
+            lm = AutoModelForCausalLM.from_pretrained(
+                model, dtype=getattr(self.torch, self.dtype_name), trust_remote_code=trust_remote_code
+            ).to(self.device).eval()
+        except (OSError, ValueError) as exc:
+            raise BackendError(f"hf backend: cannot load {model!r}: {exc}") from exc
+        return tokenizer, lm
 
     def _ragged_prefill(self, prefill: str, prefix_cache_gib: float | None,
                         prefill_rows: int) -> RaggedPrefill | None:
