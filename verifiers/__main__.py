@@ -19,23 +19,48 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("validate", help="validate MIRA-Math JSONL files")
     p.add_argument("files", nargs="+")
-    p.add_argument("--max-errors", type=int, default=50, help="stop printing after this many (all are counted)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--max-errors", type=_positive, default=50,
+                   help="print (and keep in memory) at most this many errors; all are counted (default 50)")
+    p.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
     reference_import.add_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "import-reference":
         return reference_import.run(args)
+    return validate_files(args.files, args.max_errors, args.jobs)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def validate_files(paths: list[str], max_errors: int, jobs: int) -> int:
+    """Validate each file; one JSON summary line per file on stdout, the errors on stderr."""
     total_errors = 0
-    for path in args.files:
+    for path in paths:
         try:
-            count, errors = validate_file(path, jobs=args.jobs)
+            result = validate_file(path, jobs=jobs, keep=max(0, max_errors - total_errors))
         except OSError as exc:
-            print(f"{path}: cannot read: {exc.strerror}", file=sys.stderr)
+            print(f"{path}: cannot read: {exc.strerror or exc}", file=sys.stderr)
             return 2
-        for err in errors[: max(0, args.max_errors - total_errors)]:
+        for err in result.errors:
             print(err, file=sys.stderr)
-        total_errors += len(errors)
-        print(json.dumps({"file": path, "instances": count, "errors": len(errors)}))
+        errors = result.error_count
+        if result.instances == 0:
+            print(f"{path}: no instances (the file is empty)", file=sys.stderr)
+            errors = 1
+        if result.raw_release_lines:
+            print(f"{path}: {result.raw_release_lines} line(s) are in the authors' release format; convert them "
+                  f"first: python -m verifiers import-reference {path} --out OURS.jsonl", file=sys.stderr)
+        total_errors += errors
+        print(json.dumps({"file": path, "instances": result.instances, "errors": errors}))
+    if total_errors > max_errors:
+        print(f"... {total_errors - max_errors} more error(s) not printed (--max-errors {max_errors})", file=sys.stderr)
     return 1 if total_errors else 0
 
 
