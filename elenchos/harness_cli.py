@@ -47,7 +47,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                       "--sessions)")
     p.add_argument("--limit", type=int, help="run only the first N sessions")
     p.add_argument("--max-concurrent", type=int, help="sessions in flight at once (default: all)")
-    p.add_argument("--fsync", choices=("step", "each"), default="step")
+    p.add_argument("--fsync", choices=("step", "each"), default="step",
+                   help="when finished transcript lines are forced to disk: after every scheduler step (default) "
+                        "or after every line (slower; for machines that may lose power)")
     p.add_argument("--label", help="run label for tables")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")

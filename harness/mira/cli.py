@@ -27,7 +27,8 @@ DEFAULT_SEED = 1234
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dataset", required=True, help="MIRA-Math JSONL (python -m generators mira ...)")
     p.add_argument("--solver", default="oracle", help="solver spec: oracle, guess (backends: openai:MODEL, ...)")
-    p.add_argument("--responder", default="rule", help="responder spec: rule (backends: openai:MODEL, ...)")
+    p.add_argument("--responder", help="responder spec: rule (the default; backends: openai:MODEL, ...); "
+                                      "not used with --condition oracle_hint")
     p.add_argument("--out", required=True, help="run directory (created; an existing one is resumed)")
     p.add_argument("--limit", type=int, help="run only the first N instances of the file")
     p.add_argument("--condition", choices=CONDITIONS, default="standard",
@@ -40,7 +41,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--responder-opt", action="append", metavar="KEY=VALUE", help="responder option (repeatable)")
     p.add_argument("--max-concurrent", type=int, help="episodes in flight at once (default: all)")
     p.add_argument("--fsync", choices=("step", "each"), default="step",
-                   help="fsync the transcript after every scheduler step (default) or every line")
+                   help="when finished transcript lines are forced to disk: after every scheduler step (default) "
+                        "or after every line (slower; for machines that may lose power)")
     p.add_argument("--dataset-seed", type=int, help="the dataset's generation seed, recorded in run.json")
     p.add_argument("--label", help="run label for tables")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -48,11 +50,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> MiraRunConfig:
+    if args.condition == "oracle_hint" and (args.responder or args.responder_opt):
+        raise HarnessError("--condition oracle_hint gives the hint up front, so there is no responder; "
+                           "drop --responder/--responder-opt")
     return MiraRunConfig(
         dataset=args.dataset,
         out=args.out,
         solver=args.solver,
-        responder=args.responder,
+        responder=args.responder or "rule",
         limit=args.limit,
         condition=args.condition,
         regime=args.regime,
