@@ -91,7 +91,7 @@ def test_model_auditor_runs_sessions_end_to_end(fake_auditor, tmp_path: Path) ->
     probes = [e for e in events if e["tool"] == "probe" and e["ok"]]
     assert probes and all(e["cost"] == 1 for e in probes)
     info = batched.info
-    assert info["agents"]["agent"]["prompt_version"] == "elenchos-system/1"
+    assert info["agents"]["agent"]["prompt_version"] == "elenchos-system/2"
     assert info["engine_calls"]["engine_calls"] <= 4 < single.info["engine_calls"]["engine_calls"]
 
 
