@@ -33,8 +33,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, help="run only the first N instances of the file")
     p.add_argument("--condition", choices=CONDITIONS, default="standard",
                    help="standard (solver asks the responder) or oracle_hint (hint given up front)")
-    p.add_argument("--regime", choices=("auto", "zero_shot", "four_shot"), default="auto",
-                   help="auto: four-shot iff the instances carry few_shot_examples")
+    p.add_argument("--regime", choices=("auto", "zero_shot", "four_shot", "few_shot"), default="auto",
+                   help="auto: four-shot iff the instances carry few_shot_examples (few_shot is an alias of "
+                        "four_shot)")
     p.add_argument("--after-offer", choices=AFTER_OFFER, default="answer",
                    help="after an offer the solver must answer (default, as the reference runner) or may go on")
     p.add_argument("--solver-opt", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
@@ -60,7 +61,7 @@ def config_from_args(args: argparse.Namespace) -> MiraRunConfig:
         responder=args.responder or "rule",
         limit=args.limit,
         condition=args.condition,
-        regime=args.regime,
+        regime="four_shot" if args.regime == "few_shot" else args.regime,
         after_offer=args.after_offer,
         solver_options=parse_options(args.solver_opt),
         responder_options=parse_options(args.responder_opt),
