@@ -7,6 +7,7 @@ CLI cases run ``run_eval.py`` in a subprocess (exit code, one line, no traceback
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -58,11 +59,15 @@ def small_dataset(split_files: dict[str, Path], tmp_path: Path) -> Path:
         (["--solver", "hf:./no-such-model"], "model path ./no-such-model does not exist"),
         (["--solver", "openai:gpt-4o-mini"], "OPENAI_API_KEY"),
         (["--condition", "oracle_hint", "--responder", "rule"], "there is no responder; drop --responder"),
+        (["--solver", "vllm:./some-model"], "vllm backend: vLLM is not installed"),
     ],
-    ids=["unknown-agent", "bad-option", "missing-model-path", "missing-api-key", "oracle-hint-with-responder"],
+    ids=["unknown-agent", "bad-option", "missing-model-path", "missing-api-key", "oracle-hint-with-responder",
+         "vllm-not-installed"],
 )
 def test_a_run_that_cannot_start_leaves_no_folder(small_dataset: Path, tmp_path: Path, args: list[str],
                                                   message: str) -> None:
+    if args[1].startswith("vllm:") and importlib.util.find_spec("vllm") is not None:
+        pytest.skip("vLLM is installed here")
     out = tmp_path / "run"
     one_line_error(run_eval("mira", "--dataset", str(small_dataset), "--out", str(out), *args), message)
     assert not out.exists()
