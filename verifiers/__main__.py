@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from verifiers import reference_import
 from verifiers.validate import validate_file
@@ -19,9 +20,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("validate", help="validate MIRA-Math JSONL files")
     p.add_argument("files", nargs="+")
-    p.add_argument("--max-errors", type=_positive, default=50,
+    p.add_argument("--max-errors", type=_count(0), default=50,
                    help="print (and keep in memory) at most this many errors; all are counted (default 50)")
-    p.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    p.add_argument("--jobs", type=_count(1), default=1, help="worker processes (default 1)")
     reference_import.add_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "import-reference":
@@ -29,14 +30,17 @@ def main(argv: list[str] | None = None) -> int:
     return validate_files(args.files, args.max_errors, args.jobs)
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
+def _count(minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
 
 
 def validate_files(paths: list[str], max_errors: int, jobs: int) -> int:

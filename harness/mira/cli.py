@@ -115,7 +115,7 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
     print(f"== MIRA-Math: generating the split (seed {args.seed}, n_a {args.n_a}, n_b {args.n_b}) into {data}",
           file=sys.stderr)
     for regime, path in files.items():
-        few_shot = ["--few-shot"] if regime == "four_shot" else []
+        few_shot = ["--four-shot"] if regime == "four_shot" else []
         code, output = _captured(generate, [*common, *few_shot, "--out", str(path)])
         if code != 0:
             raise HarnessError(f"generating {path} failed")
