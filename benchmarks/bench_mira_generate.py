@@ -29,8 +29,8 @@ def run(families: Sequence[str], jobs: int) -> tuple[float, int]:
     few, t_few = timed(lambda: list(generate(slots, 1234, few_shot=True, jobs=jobs)))
     def validate_both():
         for name, records in (("zero-shot", zero), ("four-shot", few)):
-            _, errors = validate_records(name, list(enumerate(records, start=1)), jobs=jobs)
-            assert not errors, errors[:3]
+            result = validate_records(name, list(enumerate(records, start=1)), jobs=jobs)
+            assert not result.error_count, result.errors[:3]
 
     _, t_val = timed(validate_both)
     total = t_gen + t_few + t_val

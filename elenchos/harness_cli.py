@@ -55,7 +55,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pi-rsa", choices=PI_RSA_CHOICES, default="level0",
                    help="Pi_RSA for the generated sessions' interaction labels and the SRA: level0 (the paper's "
                         "construction, default) or cover (minimum set cover); recorded in run.json")
-    p.add_argument("--fsync", choices=("step", "each"), default="step")
+    p.add_argument("--fsync", choices=("step", "each"), default="step",
+                   help="when finished transcript lines are forced to disk: after every scheduler step (default) "
+                        "or after every line (slower; for machines that may lose power)")
     p.add_argument("--label", help="run label for tables")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")

@@ -28,12 +28,16 @@ from harness import HARNESS_VERSION, registry
 from harness.errors import ConfigMismatch, HarnessError, InputError, InputErrors
 from harness.rundir import (
     RunDir,
+    begin_session,
     code_version,
     dumps,
+    end_session_failed,
     environment,
     fingerprint,
     now_iso,
+    same_identity,
     sha256_file,
+    split_options,
     write_json_atomic,
 )
 from harness.scheduler import fail_episode, run_episodes
@@ -169,7 +173,7 @@ def run_config(cfg: ElenchosRunConfig, records: list[dict[str, Any]]) -> dict[st
         "sessions": len(records),
         "limit": cfg.limit,
         "agent": cfg.agent,
-        "agent_options": cfg.agent_options,
+        "agent_options": split_options(cfg.agent_options)[0],
         "pi_rsa": cfg.pi_rsa,
     }
 
@@ -201,22 +205,28 @@ def run_elenchos(cfg: ElenchosRunConfig) -> ElenchosRunResult:
     run_dir = RunDir(cfg.out)
     info, done = run_dir.prepare(config)
     todo = [r for r in records if r["id"] not in done.records]
+    if info is not None:
+        run_dir.relabel(info, cfg.label)
     if info is not None and info.get("status") == "complete" and not todo:
         if run_dir.metrics_json.exists():
             return ElenchosRunResult(run_dir, json.loads(run_dir.metrics_json.read_text(encoding="utf-8")), info, 0)
         return ElenchosRunResult(run_dir, finish_metrics(run_dir, info)[0], info, 0)
-    agent = make_agent(cfg)
-    check_agent_identity(info, agent, run_dir)
-    info = start_info(info, config, cfg, source, agent)
-    run_dir.save_info(info)
-    session = {"start": now_iso(), "resumed_with": len(done.records), "sessions": len(todo)}
-    started = time.perf_counter()
+    agent = make_agent(cfg)  # before anything is written: a bad agent leaves no folder behind
     try:
-        stats = execute(cfg, run_dir, todo, agent, len(records), len(done.records))
+        check_agent_identity(info, agent, run_dir)
+        info = start_info(info, config, cfg, source, agent)
+        session = begin_session(run_dir, info, {"start": now_iso(), "resumed_with": len(done.records),
+                                                "sessions": len(todo), "execution": execution_of(cfg)})
+        started = time.perf_counter()
+        try:
+            stats = execute(cfg, run_dir, todo, agent, len(records), len(done.records))
+        except BaseException as exc:
+            end_session_failed(run_dir, info, session, exc)
+            raise
     finally:
         agent.close()
-    session.update(end=now_iso(), wall_s=round(time.perf_counter() - started, 3), scheduler=stats)
-    info["sessions"].append(session)
+    session.update(end=now_iso(), end_status="complete", wall_s=round(time.perf_counter() - started, 3),
+                   scheduler=stats)
     metrics, info["usage"] = finish_metrics(run_dir, info)
     overall = metrics["overall"]
     info.update(status="complete", end_time=session["end"], transcript_sha256=sha256_file(run_dir.transcripts),
@@ -224,6 +234,12 @@ def run_elenchos(cfg: ElenchosRunConfig) -> ElenchosRunResult:
                 summary={k: overall.get(k) for k in ("n", "V", "V_K", "V_A", "E_ELX", "P_mean")})
     run_dir.save_info(info)
     return ElenchosRunResult(run_dir, metrics, info, len(todo))
+
+
+def execution_of(cfg: ElenchosRunConfig) -> dict[str, Any]:
+    """How this session ran: settings that cannot change results (they may differ between sessions)."""
+    return {"max_concurrent": cfg.max_concurrent, "fsync": cfg.fsync,
+            "agent_options": split_options(cfg.agent_options)[1]}
 
 
 def execute(cfg: ElenchosRunConfig, run_dir: RunDir, todo: list[dict[str, Any]], agent: ElenchosAgent,
@@ -291,7 +307,7 @@ def start_info(info: dict[str, Any] | None, config: dict[str, Any], cfg: Elencho
         prompt_versions={"protocol": PROTOCOL_VERSION, "agent": described.get("prompt_version")},
         code=code_version(),
         environment=environment(),
-        execution={"max_concurrent": cfg.max_concurrent, "fsync": cfg.fsync},
+        execution=execution_of(cfg),
     )
     return info
 
@@ -301,7 +317,7 @@ def check_agent_identity(info: dict[str, Any] | None, agent: ElenchosAgent, wher
     if not info or not info.get("agents"):
         return
     now = {"agent": agent.describe()}
-    if json.loads(json.dumps(now)) != info["agents"]:
+    if not same_identity(info["agents"], now):
         raise ConfigMismatch(f"{where.path}: refusing to resume: the agent describes itself differently "
                              f"(was {info['agents']}, now {now}); use a new --out directory")
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
 
 from generators import GENERATOR_VERSION
 from generators.families import FAMILIES
@@ -15,27 +18,83 @@ from verifiers.jsonl import write_jsonl
 
 
 def _difficulties(text: str) -> list[int]:
-    values = [int(x) for x in text.split(",") if x.strip()]
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        values = []
     if not values or any(v not in (1, 2, 3) for v in values):
-        raise argparse.ArgumentTypeError("difficulties are a comma-separated subset of 1,2,3")
-    return values
+        raise argparse.ArgumentTypeError(f"expected a comma-separated subset of 1,2,3, got {text!r}")
+    return sorted(set(values))
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    parse.__name__ = "count"
+    return parse
 
 
 def add_mira_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("mira", help="generate MIRA-Math instances as JSONL")
     p.add_argument("--seed", type=int, default=1234, help="dataset seed (default 1234, the paper's)")
-    p.add_argument("--n-a", type=int, default=20, help="instances per Type-A family and difficulty")
-    p.add_argument("--n-b", type=int, default=50, help="instances per Type-B family and difficulty")
-    p.add_argument("--difficulties", type=_difficulties, default=[1, 2, 3])
-    p.add_argument("--family", choices=list(FAMILIES), help="generate one family only (with --n/--difficulty)")
-    p.add_argument("--n", type=int, help="with --family: number of instances")
+    p.add_argument("--n-a", type=_count(0), default=20,
+                   help="instances per Type-A family and difficulty (default 20)")
+    p.add_argument("--n-b", type=_count(0), default=50,
+                   help="instances per Type-B family and difficulty (default 50)")
+    p.add_argument("--difficulties", type=_difficulties, default=[1, 2, 3], metavar="D[,D...]",
+                   help="requested difficulties, a comma-separated subset of 1,2,3 (default 1,2,3)")
+    p.add_argument("--family", choices=list(FAMILIES), metavar="FAMILY",
+                   help="generate one family only (with --n/--difficulty); one of: " + ", ".join(FAMILIES))
+    p.add_argument("--n", type=_count(1), help="with --family: number of instances per difficulty")
     p.add_argument("--difficulty", type=int, choices=(1, 2, 3), help="with --family: one difficulty")
-    p.add_argument("--few-shot", action="store_true", help="attach the four worked examples per family")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (output is identical)")
-    p.add_argument("--out", required=True, help="output JSONL file")
+    p.add_argument("--four-shot", "--few-shot", dest="few_shot", action="store_true",
+                   help="the four-shot regime: attach the four worked examples per family")
+    p.add_argument("--jobs", type=_count(1), default=1, help="worker processes (output is identical; default 1)")
+    p.add_argument("--out", required=True, help="output JSONL file (written atomically; replaced only on success)")
 
 
-def run_mira(args: argparse.Namespace) -> int:
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    """Why these arguments cannot give a good file, checked before any file is touched."""
+    if args.family is None and (args.n is not None or args.difficulty is not None):
+        return "--n and --difficulty need --family (the whole split uses --n-a, --n-b and --difficulties)"
+    if args.family is None and args.n_a == 0 and args.n_b == 0:
+        return "--n-a 0 --n-b 0 generates nothing"
+    if args.family is not None and args.n is None:
+        count = args.n_a if FAMILIES[args.family].type == "A" else args.n_b
+        if count == 0:
+            return f"--family {args.family} with {'--n-a' if FAMILIES[args.family].type == 'A' else '--n-b'} 0 " \
+                   "generates nothing; give --n"
+    return _out_problem(args.out)
+
+
+def _out_problem(out: str) -> str | None:
+    path = Path(out)
+    target = path.resolve() if path.is_symlink() else path
+    if target.is_dir():
+        return f"--out {out} is a directory; give a file name"
+    parent = target.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"--out {out}: {parent} is not a directory"
+    if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        return f"--out {out}: permission denied"
+    return None
+
+
+def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None) -> int:
+    problem = _usage_problem(args)
+    if problem is not None:
+        if parser is not None:
+            parser.error(problem)
+        raise SystemExit(f"error: {problem}")
     if args.family:
         n = args.n if args.n is not None else (args.n_a if FAMILIES[args.family].type == "A" else args.n_b)
         diffs = [args.difficulty] if args.difficulty else args.difficulties
@@ -51,7 +110,11 @@ def run_mira(args: argparse.Namespace) -> int:
             counts[f"{inst['family']}/d{inst['requested_difficulty']}"] += 1
             yield inst
 
-    digest = write_jsonl(args.out, counted())
+    out = Path(args.out).resolve() if Path(args.out).is_symlink() else Path(args.out)
+    try:
+        digest = write_jsonl(out, counted())
+    except OSError as exc:
+        raise SystemExit(f"error: cannot write {args.out}: {exc.strerror or exc}") from None
     summary = {
         "file": args.out,
         "sha256": digest,
@@ -77,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         elenchos_cli.add_parser(sub)
     args = parser.parse_args(argv)
     if args.benchmark == "mira":
-        return run_mira(args)
+        return run_mira(args, sub.choices["mira"])
     return elenchos_cli.run(args)
 
 

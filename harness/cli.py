@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from harness import registry
 from harness.errors import HarnessError
 from harness.plugins import Benchmark, benchmarks
+from harness.rundir import RunDir, write_json_atomic
 
 
 def build_parser(plugins: dict[str, Benchmark]) -> argparse.ArgumentParser:
@@ -32,7 +34,8 @@ def build_parser(plugins: dict[str, Benchmark]) -> argparse.ArgumentParser:
     p.add_argument("--no-figures", action="store_true")
     p = sub.add_parser("main", help="the README's main job: regenerate data, run the deterministic defaults")
     p.add_argument("--out", required=True, help="output directory (data, runs, reports)")
-    p.add_argument("--fresh", action="store_true", help="delete earlier runs under --out before running")
+    p.add_argument("--fresh", action="store_true",
+                   help="replace earlier data and runs under --out (needed to change --seed, --n-a, ... there)")
     p.add_argument("--no-figures", action="store_true")
     for plugin in plugins.values():
         if plugin.add_main_arguments:
@@ -53,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     plugin = plugins.get(args.command)
     if extra and (plugin is None or plugin.available):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if getattr(args, "quiet", False):
+        quiet_libraries()
     try:
         if args.command == "score":
             return score(args, plugins)
@@ -75,16 +80,32 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def quiet_libraries() -> None:
+    """``--quiet``: no loading bars or advisory logs from transformers / huggingface_hub / vLLM either.
+
+    Set before those libraries are imported (backends import them lazily), and applied to them if they
+    already are.
+    """
+    os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
+    os.environ["TRANSFORMERS_VERBOSITY"] = "error"
+    os.environ["TRANSFORMERS_NO_ADVISORY_WARNINGS"] = "1"
+    os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
+    if "transformers" in sys.modules:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+        hf_logging.set_verbosity_error()
+    if "huggingface_hub" in sys.modules:
+        from huggingface_hub.utils import disable_progress_bars
+
+        disable_progress_bars()
+
+
 def score(args: argparse.Namespace, plugins: dict[str, Benchmark]) -> int:
     by_benchmark: dict[str, list[str]] = {}
     for path in args.runs:
-        run_json = Path(path) / "run.json"
-        name = "mira"
-        if run_json.exists():
-            try:
-                name = json.loads(run_json.read_text(encoding="utf-8")).get("benchmark", "mira")
-            except json.JSONDecodeError as exc:
-                raise HarnessError(f"{run_json}: unreadable: {exc}") from None
+        info = RunDir(path).load_info()
+        name = info.get("benchmark", "mira") if info else "mira"
         by_benchmark.setdefault(name, []).append(path)
     code = 0
     for name, paths in by_benchmark.items():
@@ -95,9 +116,13 @@ def score(args: argparse.Namespace, plugins: dict[str, Benchmark]) -> int:
     return code
 
 
+MAIN_SETTINGS = ("seed", "n_a", "n_b", "elenchos_seed", "elenchos_repetitions")
+MAIN_JSON = "main.json"
+
+
 def main_job(args: argparse.Namespace, plugins: dict[str, Benchmark]) -> int:
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    check_main_settings(out, args)
     code = 0
     for plugin in plugins.values():
         if plugin.main_step is None:
@@ -105,3 +130,23 @@ def main_job(args: argparse.Namespace, plugins: dict[str, Benchmark]) -> int:
             continue
         code = max(code, plugin.main_step(out, args))
     return code
+
+
+def check_main_settings(out: Path, args: argparse.Namespace) -> None:
+    """The main job's data settings are fixed per output folder: another --seed never overwrites DIR/data."""
+    settings = {k: getattr(args, k) for k in MAIN_SETTINGS if hasattr(args, k)}
+    path = out / MAIN_JSON
+    if path.exists() and not getattr(args, "fresh", False):
+        try:
+            before = json.loads(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise HarnessError(f"{path}: unreadable ({type(exc).__name__}); use a new --out or --fresh") from None
+        changed = {k: (before.get(k), v) for k, v in settings.items() if k in before and before[k] != v}
+        if changed:
+            said = ", ".join(f"--{k.replace('_', '-')} {old} (now {new})" for k, (old, new) in changed.items())
+            raise HarnessError(f"{out} holds the main job for {said}; use a new --out directory, "
+                               "or --fresh to replace its data and runs")
+    if out.exists() and not out.is_dir():
+        raise HarnessError(f"{out} is a file; use a new --out directory")
+    out.mkdir(parents=True, exist_ok=True)
+    write_json_atomic(path, settings)

@@ -17,6 +17,7 @@ number, and nothing is touched.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -218,32 +219,94 @@ class RunDir:
         if not self.run_json.exists():
             return None
         try:
-            return json.loads(self.run_json.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, OSError) as exc:
-            raise HarnessError(f"{self.run_json}: unreadable run.json: {exc}") from None
+            info = json.loads(self.run_json.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, OSError) as exc:
+            raise HarnessError(f"{self.run_json}: unreadable run.json ({type(exc).__name__}); not a run "
+                               "directory of this toolkit? use a new --out directory") from None
+        if not isinstance(info, dict):
+            raise HarnessError(f"{self.run_json}: run.json is not a JSON object; use a new --out directory")
+        return info
 
     def prepare(
         self, config: dict[str, Any], key: str = "instance_id"
     ) -> tuple[dict[str, Any] | None, TranscriptState]:
-        """Check that ``config`` matches what this directory was started with; read what is done."""
-        self.path.mkdir(parents=True, exist_ok=True)
+        """Check that ``config`` matches what this directory was started with; read what is done.
+
+        Nothing is created here (the directory appears with the first ``save_info``, after the agents
+        are built), so a run that fails to start leaves no empty folder behind.
+        """
+        if self.path.exists() and not self.path.is_dir():
+            raise HarnessError(f"{self.path} is a file, not a run directory; use a new --out directory")
         info = self.load_info()
         if info is None:
             if self.transcripts.exists() and self.transcripts.stat().st_size > 0:
                 raise HarnessError(f"{self.transcripts} exists without run.json; use a new --out directory")
             return None, TranscriptState()
+        check_benchmark(info, config, self.path)
         check_config(info.get("config", {}), config, self.path)
         return info, read_transcripts(self.transcripts, key=key, repair=True)
 
     def writer(self, fsync: str = "step") -> TranscriptWriter:
+        self.path.mkdir(parents=True, exist_ok=True)
         return TranscriptWriter(self.transcripts, fsync)
 
     def save_info(self, info: dict[str, Any]) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
         write_json_atomic(self.run_json, info)
+
+    def relabel(self, info: dict[str, Any], label: str | None) -> None:
+        """A new ``--label`` on an existing run replaces the old one (it changes no result), and says so."""
+        if not label or label == info.get("label"):
+            return
+        print(f"{self.path}: label changed from {info.get('label')!r} to {label!r}", file=sys.stderr)
+        info["label"] = label
+        self.save_info(info)
+        if self.metrics_json.exists():
+            try:
+                metrics = json.loads(self.metrics_json.read_text(encoding="utf-8"))
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                return  # rewritten from the transcript at the end of the run
+            if isinstance(metrics, dict):
+                metrics["label"] = label
+                write_json_atomic(self.metrics_json, metrics)
+
+
+BENCHMARK_NAMES = {"mira": "MIRA-Math", "elenchos": "Elenchos"}
+
+
+def check_benchmark(info: dict[str, Any], config: dict[str, Any], where: Path) -> None:
+    """A run directory of one benchmark is never resumed by another."""
+    was = info.get("benchmark") or info.get("config", {}).get("benchmark")
+    now = config.get("benchmark")
+    if was and now and was != now:
+        raise ConfigMismatch(f"{where} is a {BENCHMARK_NAMES.get(was, was)} run, not {BENCHMARK_NAMES.get(now, now)}; "
+                             "use a new --out directory")
+
+
+# Backend options that decide how a run is executed, never what it produces: changing them between
+# sessions must not stop a resume (each session records the values it ran with).
+EXECUTION_OPTIONS = frozenset({"max_retries", "timeout", "concurrency", "backoff_base", "backoff_max", "on_error"})
+
+
+def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(options that can change results, execution-only options)."""
+    identity = {k: v for k, v in options.items() if k not in EXECUTION_OPTIONS}
+    execution = {k: v for k, v in options.items() if k in EXECUTION_OPTIONS}
+    return identity, execution
+
+
+def without_execution(value: Any) -> Any:
+    """``value`` with every execution-only option removed at any depth (for identity comparisons)."""
+    if isinstance(value, dict):
+        return {k: without_execution(v) for k, v in value.items() if k not in EXECUTION_OPTIONS}
+    if isinstance(value, list):
+        return [without_execution(v) for v in value]
+    return value
 
 
 def check_config(old: dict[str, Any], new: dict[str, Any], where: Path) -> None:
-    """Refuse to resume when anything in the fingerprinted config differs."""
+    """Refuse to resume when anything in the fingerprinted config differs (execution-only options aside)."""
+    old, new = without_execution(old), without_execution(new)
     if fingerprint(old) == fingerprint(new):
         return
     diffs = []
@@ -252,6 +315,37 @@ def check_config(old: dict[str, Any], new: dict[str, Any], where: Path) -> None:
             diffs.append(f"  {name}: run has {_short(old.get(name))}, now {_short(new.get(name))}")
     raise ConfigMismatch(f"{where}: refusing to resume a run with a different configuration:\n" + "\n".join(diffs)
                          + "\nuse a new --out directory (or delete this one) to start over")
+
+
+def same_identity(old: Any, new: Any) -> bool:
+    """Do two ``describe()`` records name the same agents (execution-only options aside)?"""
+    return without_execution(json.loads(json.dumps(old))) == without_execution(json.loads(json.dumps(new)))
+
+
+# ---------------------------------------------------------------------------------- sessions
+def begin_session(run_dir: RunDir, info: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
+    """Record a session in ``run.json`` before it runs; one that never ended is marked as killed."""
+    for earlier in info.setdefault("sessions", []):
+        if earlier.get("end_status", "complete") == "running":
+            earlier["end_status"] = "killed (no end recorded)"
+    session["end_status"] = "running"
+    info["sessions"].append(session)
+    info["status"] = "running"
+    run_dir.save_info(info)
+    return session
+
+
+def end_session_failed(run_dir: RunDir, info: dict[str, Any], session: dict[str, Any], exc: BaseException) -> None:
+    """Record how a session ended when it did not complete (Ctrl-C, an API failure, any error)."""
+    interrupted = isinstance(exc, KeyboardInterrupt)
+    status = "interrupted" if interrupted else "failed"
+    session["end"] = now_iso()
+    session["end_status"] = status
+    if not interrupted:
+        session["error"] = f"{type(exc).__name__}: {exc}"[:500]
+    info["status"] = status
+    with contextlib.suppress(OSError):  # the original error matters more
+        run_dir.save_info(info)
 
 
 def _short(value: Any) -> str:

@@ -1,6 +1,6 @@
 """Command line: ``python -m lambdapy [repl|probe|diff] ...``.
 
-* ``python -m lambdapy [--mutations ID_04,ID_06]``: interactive REPL.
+* ``python -m lambdapy [repl] [--mutations ID_04,ID_06]``: interactive REPL.
 * ``python -m lambdapy probe [--mutations ID_04,ID_06] FILE|-``: run one probe on a
   fresh kernel and print its observation as JSON.
 * ``python -m lambdapy diff --a ID_04 --b none FILE|-``: run the probe on two fresh
@@ -27,18 +27,27 @@ def parse_mutations(text: str | None) -> KernelConfig:
     return KernelConfig.from_ids(part for part in text.split(",") if part.strip())
 
 
+class SourceError(Exception):
+    """A probe source that cannot be read as UTF-8 text."""
+
+
 def _read(path: str) -> str:
     if path == "-":
         return sys.stdin.read()
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SourceError(f"{path}: not UTF-8 text (invalid byte at offset {error.start})") from None
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lambdapy", description=__doc__.splitlines()[0])
     parser.add_argument("--mutations", help="mutation IDs for the REPL kernel, e.g. ID_04,ID_06")
     commands = parser.add_subparsers(dest="command")
-    commands.add_parser("repl", help="interactive REPL (the default)")
+    repl = commands.add_parser("repl", help="interactive REPL (the default)")
+    repl.add_argument("--mutations", dest="repl_mutations", help="e.g. ID_04,ID_06 (default: none)")
     probe = commands.add_parser("probe", help="run one probe and print its observation as JSON")
     probe.add_argument("--mutations", dest="probe_mutations", help="e.g. ID_04,ID_06 (default: none)")
     probe.add_argument("source", help="probe file, or - for standard input")
@@ -67,11 +76,14 @@ def main(argv: list[str] | None = None) -> int:
             }
             print(json.dumps(report, ensure_ascii=False, indent=2))
             return 0
+        config = parse_mutations(getattr(args, "repl_mutations", None) or args.mutations)
     except KeyError as error:
         parser.error(str(error.args[0]) if error.args else "unknown mutation id")
     except OSError as error:
         parser.error(f"cannot read {error.filename}: {error.strerror}")
-    run_repl(Kernel(parse_mutations(args.mutations)))
+    except SourceError as error:
+        parser.error(str(error))
+    run_repl(Kernel(config))
     return 0
 
 

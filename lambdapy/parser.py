@@ -10,7 +10,9 @@ same language that yields the same trees in about 0.3 ms.
   to Earley directly: its dynamic lexer and ambiguity resolution may split the
   word (``f Zeros`` is ``f Zero s``), which the LALR lexer cannot reproduce.
 * A line the LALR parser rejects goes to Earley, which decides (it accepts a
-  few lexically odd lines, e.g. a keyword glued to a name, ``evalZero``).
+  few lexically odd lines the LALR lexer cannot split).
+  Statement keywords are whole words in both grammars: ``evalZero`` and
+  ``letx = Zero`` are parse errors.
 * Lines longer than ``EARLEY_MAX_CHARS`` always get the LALR verdict, which
   bounds the parsing time of hostile input (a documented deviation).
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from verifiers import check_answer, reference_import
 from verifiers.validate import validate_file
@@ -22,8 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("validate", help="validate MIRA-Math JSONL files")
     p.add_argument("files", nargs="+")
-    p.add_argument("--max-errors", type=int, default=50, help="stop printing after this many (all are counted)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--max-errors", type=_count(0), default=50,
+                   help="print (and keep in memory) at most this many errors; all are counted (default 50)")
+    p.add_argument("--jobs", type=_count(1), default=1, help="worker processes (default 1)")
     reference_import.add_parser(sub)
     check_answer.add_parser(sub)
     args = parser.parse_args(argv)
@@ -31,17 +33,44 @@ def main(argv: list[str] | None = None) -> int:
         return check_answer.run(args)
     if args.command == "import-reference":
         return reference_import.run(args)
-    total_errors = 0
-    for path in args.files:
+    return validate_files(args.files, args.max_errors, args.jobs)
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
         try:
-            count, errors = validate_file(path, jobs=args.jobs)
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def validate_files(paths: list[str], max_errors: int, jobs: int) -> int:
+    """Validate each file; one JSON summary line per file on stdout, the errors on stderr."""
+    total_errors = 0
+    for path in paths:
+        try:
+            result = validate_file(path, jobs=jobs, keep=max(0, max_errors - total_errors))
         except OSError as exc:
-            print(f"{path}: cannot read: {exc.strerror}", file=sys.stderr)
+            print(f"{path}: cannot read: {exc.strerror or exc}", file=sys.stderr)
             return 2
-        for err in errors[: max(0, args.max_errors - total_errors)]:
+        for err in result.errors:
             print(err, file=sys.stderr)
-        total_errors += len(errors)
-        print(json.dumps({"file": path, "instances": count, "errors": len(errors)}))
+        errors = result.error_count
+        if result.instances == 0:
+            print(f"{path}: no instances (the file is empty)", file=sys.stderr)
+            errors = 1
+        if result.raw_release_lines:
+            print(f"{path}: {result.raw_release_lines} line(s) are in the authors' release format; convert them "
+                  f"first: python -m verifiers import-reference {path} --out OURS.jsonl", file=sys.stderr)
+        total_errors += errors
+        print(json.dumps({"file": path, "instances": result.instances, "errors": errors}))
+    if total_errors > max_errors:
+        print(f"... {total_errors - max_errors} more error(s) not printed (--max-errors {max_errors})", file=sys.stderr)
     return 1 if total_errors else 0
 
 

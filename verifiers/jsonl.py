@@ -30,38 +30,69 @@ def dumps(record: Any) -> str:
 
 
 def write_jsonl(path: str | Path, records: Iterable[Any]) -> str:
-    """Write atomically (temp file + rename); return the file's sha256."""
+    """Write atomically (temp file + rename); return the file's sha256.
+
+    If writing fails or is interrupted, the temp file is removed and an existing file at ``path``
+    is left exactly as it was.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     h = hashlib.sha256()
-    with open(tmp, "wb") as f:
-        for record in records:
-            line = (dumps(record) + "\n").encode()
-            h.update(line)
-            f.write(line)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            for record in records:
+                line = (dumps(record) + "\n").encode()
+                h.update(line)
+                f.write(line)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return h.hexdigest()
+
+
+def parse_json_line(raw: bytes) -> tuple[Any, str | None]:
+    """(value, None) for a line of JSON, or (None, message) saying why it is not JSON.
+
+    The one reader of JSONL input lines (``verifiers validate`` and ``run_eval.py`` give the same
+    message and column for the same line). Never raises: bytes that are not UTF-8, nesting too deep
+    for the parser and integers over Python's digit limit are messages, not tracebacks.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text (byte {exc.start + 1} is 0x{raw[exc.start]:02X}); JSONL files are UTF-8"
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as exc:
+        return None, f"malformed JSON at column {exc.colno}: {exc.msg}"
+    except RecursionError:
+        return None, "malformed JSON: nested too deeply"
+    except ValueError as exc:  # an integer over sys.get_int_max_str_digits() digits
+        return None, f"malformed JSON: {str(exc).split(';')[0]}"
+
+
+def iter_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
+    """(line number, raw bytes) of the non-blank lines; only ``\\n`` ends a line."""
+    with open(path, "rb") as f:
+        for lineno, raw in enumerate(f, start=1):
+            if raw.strip():
+                yield lineno, raw
 
 
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, Any | RecordError]]:
     """(line number, record) pairs; a line that is not a JSON object yields a ``RecordError``."""
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                message = f"invalid JSON: {exc.msg} at column {exc.colno}"
-                yield lineno, RecordError(str(path), lineno, None, "(line)", message)
-                continue
-            if not isinstance(record, dict):
-                yield lineno, RecordError(str(path), lineno, None, "(line)", "a line must be a JSON object")
-                continue
-            yield lineno, record
+    for lineno, raw in iter_lines(path):
+        record, problem = parse_json_line(raw)
+        if problem is None and not isinstance(record, dict):
+            problem = "a line must be a JSON object"
+        if problem is not None:
+            yield lineno, RecordError(str(path), lineno, None, "(line)", problem)
+            continue
+        yield lineno, record
 
 
 def sha256_file(path: str | Path) -> str:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from generators.base import Family
@@ -40,6 +43,11 @@ def instance_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def _instance_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
+    if is_raw_release(inst):
+        return [("(record)", "a line in the authors' release format, not ours (convert it with import-reference)")]
+    family_name = inst.get("family")
+    if isinstance(family_name, str) and family_name not in FAMILIES:
+        return [("family", f"unknown family {family_name!r}")]
     problems = schema_errors("mira_instance", inst)
     if problems:
         return problems
@@ -122,29 +130,72 @@ def _problems_of(item: tuple[int, Any]) -> list[tuple[str, str]]:
     return [] if isinstance(item[1], RecordError) else instance_problems(item[1])
 
 
-def validate_records(path: str, records: Iterable[tuple[int, Any]], jobs: int = 1) -> tuple[int, list[RecordError]]:
-    """Validate every record; returns (number of records, errors). Duplicate ids are errors."""
-    items = list(records)
-    if jobs > 1 and len(items) > 256:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            problems = pool.map(_problems_of, items, chunksize=64)
-    else:
-        problems = [_problems_of(item) for item in items]
-    errors: list[RecordError] = []
+@dataclass
+class ValidationResult:
+    """What one file's validation found: every error counted, the first ``keep`` kept."""
+
+    instances: int = 0
+    error_count: int = 0
+    errors: list[RecordError] = field(default_factory=list)
+    raw_release_lines: int = 0  # lines in the authors' release format (convert with import-reference)
+
+    def add(self, error: RecordError, keep: int) -> None:
+        self.error_count += 1
+        if len(self.errors) < keep:
+            self.errors.append(error)
+
+
+CHUNK = 4096  # records validated at a time, so memory stays bounded on any file size
+
+
+def validate_records(
+    path: str, records: Iterable[tuple[int, Any]], jobs: int = 1, keep: int | None = None
+) -> ValidationResult:
+    """Validate every record in chunks; duplicate ids are errors; at most ``keep`` errors are kept."""
+    result = ValidationResult()
+    limit = keep if keep is not None else sys.maxsize
     seen: dict[str, int] = {}
-    for (lineno, record), found in zip(items, problems, strict=True):
-        if isinstance(record, RecordError):
-            errors.append(record)
-            continue
-        rid = record.get("id") if isinstance(record.get("id"), str) else None
-        if rid is not None:
-            if rid in seen:
-                errors.append(RecordError(path, lineno, rid, "id", f"duplicate id (first on line {seen[rid]})"))
-            seen.setdefault(rid, lineno)
-        errors.extend(RecordError(path, lineno, rid, field, message) for field, message in found)
-    return len(items), errors
+    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    try:
+        for chunk in _chunks(records, CHUNK):
+            problems = pool.map(_problems_of, chunk, chunksize=64) if pool else [_problems_of(i) for i in chunk]
+            for (lineno, record), found in zip(chunk, problems, strict=True):
+                _record(path, lineno, record, found, seen, result, limit)
+    finally:
+        if pool is not None:
+            pool.terminate()
+    return result
 
 
-def validate_file(path: str, jobs: int = 1) -> tuple[int, list[RecordError]]:
-    return validate_records(path, read_jsonl(path), jobs=jobs)
+def _record(
+    path: str, lineno: int, record: Any, found: list[tuple[str, str]], seen: dict[str, int],
+    result: ValidationResult, limit: int,
+) -> None:
+    result.instances += 1
+    if isinstance(record, RecordError):
+        result.add(record, limit)
+        return
+    if is_raw_release(record):
+        result.raw_release_lines += 1
+    rid = record.get("id") if isinstance(record.get("id"), str) else None
+    if rid is not None:
+        if rid in seen:
+            result.add(RecordError(path, lineno, rid, "id", f"duplicate id (first on line {seen[rid]})"), limit)
+        seen.setdefault(rid, lineno)
+    for problem_field, message in found:
+        result.add(RecordError(path, lineno, rid, problem_field, message), limit)
 
+
+def is_raw_release(record: dict[str, Any]) -> bool:
+    """A line of the authors' release (``n_agents``, no ``verifier``), not of our format."""
+    return "n_agents" in record and "verifier" not in record and "seed" not in record
+
+
+def _chunks(items: Iterable[tuple[int, Any]], size: int) -> Iterator[list[tuple[int, Any]]]:
+    iterator = iter(items)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield chunk
+
+
+def validate_file(path: str, jobs: int = 1, keep: int | None = None) -> ValidationResult:
+    return validate_records(path, read_jsonl(path), jobs=jobs, keep=keep)

@@ -139,10 +139,11 @@ def status_line(turn: Any) -> str:
 
 
 def audit_messages(turn: Any, earlier_replies: list[str] | None = None,
-                   tool_format: str = "json") -> list[dict[str, str]]:
+                   tool_format: str = "json", reasoning: bool = True) -> list[dict[str, str]]:
     k = turn.k if turn.k is not None else 1
     system = elenchos_system_prompt(turn.level, k=k if turn.level in (0, 1) else 1, budget=turn.budget,
-                                    probes=turn.level0_probes or None, tool_format=tool_format)
+                                    probes=turn.level0_probes or None, tool_format=tool_format,
+                                    reasoning=reasoning)
     messages = [{"role": "system", "content": system}]
     user = "Begin the diagnosis. The kernels start from a fresh state."
     replies = earlier_replies if earlier_replies is not None and len(earlier_replies) == len(turn.history) else None
@@ -186,7 +187,7 @@ class ModelAuditor(ElenchosAgent):
         return {**self._stats, "engine_totals": self.engine.stats.as_dict()}
 
     def request_for(self, turn: Any) -> ChatRequest:
-        messages = audit_messages(turn, self._said.get(turn.session_id))
+        messages = audit_messages(turn, self._said.get(turn.session_id), reasoning=self.settings["reasoning"])
         schema = None
         if self.structured:
             schema = tool_engine_schema(turn, self.schema_style, self.settings["reasoning"],

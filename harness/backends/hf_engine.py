@@ -25,6 +25,7 @@ free GPU memory after loading, or of the machine's RAM on CPU; 0 = off),
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from harness.backends.base import BackendError, ChatRequest, Completion, Decoding, Engine
@@ -36,6 +37,17 @@ ENGINE_OPTIONS = ("dtype", "device", "batch_size", "grammar", "chat_template", "
                   "prefill", "prefix_cache_gib", "prefill_rows")
 DTYPES = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16", "fp32": "float32",
           "float32": "float32"}
+
+
+def _check_local_path(model: str) -> None:
+    """``hf:./x`` or ``hf:/models/x`` names a folder: say plainly when it is missing (not "Repo id must be ...")."""
+    if model.startswith(("/", "./", "../", "~", ".\\")) or model in (".", ".."):
+        path = Path(model).expanduser()
+        if not path.exists():
+            raise BackendError(f"hf backend: model path {model} does not exist (a local folder with config.json; "
+                               "`python -m harness.backends.tiny DIR` writes a tiny test model)")
+        if not path.is_dir():
+            raise BackendError(f"hf backend: model path {model} is not a folder")
 
 
 def create(model: str, opts: Options) -> HFEngine:
@@ -64,6 +76,7 @@ class HFEngine(Engine):
                  trust_remote_code: bool = False, prefill: str = "auto", prefix_cache_gib: float | None = None,
                  prefill_rows: int = 16):
         super().__init__(model)
+        _check_local_path(model)
         try:
             import torch
             import transformers  # noqa: F401 - fail here, with the install hint

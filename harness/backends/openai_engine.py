@@ -155,6 +155,11 @@ class OpenAIEngine(Engine):
                 "max_tokens_field": self.max_tokens_field, "extra_body": self.extra_body,
                 "price_usd_per_mtok": list(self.prices) if self.prices else None}
 
+    @property
+    def endpoint(self) -> str:
+        """The server this engine talks to, for error messages (``base_url`` or the OpenAI API's)."""
+        return self.base_url or str(getattr(self.client, "base_url", "")) or "https://api.openai.com/v1"
+
     def prepare_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
         return strict_schema(schema) if self.schema_flavor == "openai" else schema
 
@@ -200,7 +205,8 @@ class OpenAIEngine(Engine):
                 response = self.client.chat.completions.create(**body)
                 return self._completion(response, retries)
             except (oa.AuthenticationError, oa.PermissionDeniedError, oa.NotFoundError) as exc:
-                return BackendError(f"openai:{self.model}: {type(exc).__name__}: {self.redact(str(exc))}")
+                return BackendError(f"openai:{self.model} at {self.endpoint}: {type(exc).__name__}: "
+                                    f"{self.redact(str(exc))}")
             except (oa.RateLimitError, oa.InternalServerError, oa.APITimeoutError, oa.APIConnectionError,
                     oa.ConflictError) as exc:
                 transient = exc
@@ -213,7 +219,8 @@ class OpenAIEngine(Engine):
             except (oa.APIResponseValidationError, json.JSONDecodeError, ValueError, TypeError) as exc:
                 return Completion("", error=f"unreadable response: {self.redact(str(exc))[:500]}", retries=retries)
             if retries >= self.max_retries:
-                what = f"{type(transient).__name__} after {retries + 1} attempt(s): {self.redact(str(transient))[:300]}"
+                what = (f"{type(transient).__name__} after {retries + 1} attempt(s) at {self.endpoint}: "
+                        f"{self.redact(str(transient))[:300]}")
                 if self.on_error == "record":
                     return Completion("", error=what, retries=retries)
                 return BackendError(f"openai:{self.model}: {what}; the run stopped and can be resumed")

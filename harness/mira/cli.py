@@ -33,20 +33,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                     "mira_few_shot for four-shot)")
     p.add_argument("--revision", help="with a repo id: branch, release tag or commit (default main)")
     p.add_argument("--solver", default="oracle", help="solver spec: oracle, guess (backends: openai:MODEL, ...)")
-    p.add_argument("--responder", default="rule", help="responder spec: rule (backends: openai:MODEL, ...)")
+    p.add_argument("--responder", help="responder spec: rule (the default; backends: openai:MODEL, ...); "
+                                      "not used with --condition oracle_hint")
     p.add_argument("--out", required=True, help="run directory (created; an existing one is resumed)")
     p.add_argument("--limit", type=int, help="run only the first N instances of the file")
     p.add_argument("--condition", choices=CONDITIONS, default="standard",
                    help="standard (solver asks the responder) or oracle_hint (hint given up front)")
-    p.add_argument("--regime", choices=("auto", "zero_shot", "four_shot"), default="auto",
-                   help="auto: four-shot iff the instances carry few_shot_examples")
+    p.add_argument("--regime", choices=("auto", "zero_shot", "four_shot", "few_shot"), default="auto",
+                   help="auto: four-shot iff the instances carry few_shot_examples (few_shot is an alias of "
+                        "four_shot)")
     p.add_argument("--after-offer", choices=AFTER_OFFER, default="answer",
                    help="after an offer the solver must answer (default, as the reference runner) or may go on")
     p.add_argument("--solver-opt", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
     p.add_argument("--responder-opt", action="append", metavar="KEY=VALUE", help="responder option (repeatable)")
     p.add_argument("--max-concurrent", type=int, help="episodes in flight at once (default: all)")
     p.add_argument("--fsync", choices=("step", "each"), default="step",
-                   help="fsync the transcript after every scheduler step (default) or every line")
+                   help="when finished transcript lines are forced to disk: after every scheduler step (default) "
+                        "or after every line (slower; for machines that may lose power)")
     p.add_argument("--dataset-seed", type=int, help="the dataset's generation seed, recorded in run.json")
     p.add_argument("--label", help="run label for tables")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -54,14 +57,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> MiraRunConfig:
+    if args.condition == "oracle_hint" and (args.responder or args.responder_opt):
+        raise HarnessError("--condition oracle_hint gives the hint up front, so there is no responder; "
+                           "drop --responder/--responder-opt")
     return MiraRunConfig(
         dataset=args.dataset,
         out=args.out,
         solver=args.solver,
-        responder=args.responder,
+        responder=args.responder or "rule",
         limit=args.limit,
         condition=args.condition,
-        regime=args.regime,
+        regime="four_shot" if args.regime == "few_shot" else args.regime,
         after_offer=args.after_offer,
         solver_options=parse_options(args.solver_opt),
         responder_options=parse_options(args.responder_opt),
@@ -117,7 +123,7 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
     print(f"== MIRA-Math: generating the split (seed {args.seed}, n_a {args.n_a}, n_b {args.n_b}) into {data}",
           file=sys.stderr)
     for regime, path in files.items():
-        few_shot = ["--few-shot"] if regime == "four_shot" else []
+        few_shot = ["--four-shot"] if regime == "four_shot" else []
         code, output = _captured(generate, [*common, *few_shot, "--out", str(path)])
         if code != 0:
             raise HarnessError(f"generating {path} failed")

@@ -13,7 +13,6 @@ and report every problem as ``FILE:LINE [id]: message``.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 from generators.families import FAMILIES
 from harness.errors import HarnessError, InputError, InputErrors
 from verifiers.answers import ANSWER_TYPES, decode_answer
+from verifiers.jsonl import parse_json_line
 
 
 @dataclass
@@ -130,11 +130,9 @@ def _parse_dataset(path: Path, data: bytes, limit: int | None) -> Dataset:
 
 
 def _parse_line(path: str, lineno: int, raw: bytes, errors: list[InputError]) -> dict[str, Any] | None:
-    try:
-        record = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        where = f" at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
-        errors.append(InputError(path, lineno, f"malformed JSON line{where}: {getattr(exc, 'msg', exc)}"))
+    record, problem = parse_json_line(raw)
+    if problem is not None:
+        errors.append(InputError(path, lineno, problem))
         return None
     if not isinstance(record, dict):
         errors.append(InputError(path, lineno, "a line must be a JSON object (one instance)"))

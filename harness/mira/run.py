@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections.abc import Iterator
@@ -18,7 +17,19 @@ from harness.mira.dataset import Dataset, load_dataset
 from harness.mira.episode import AFTER_OFFER, CONDITIONS, RESPONDER, SOLVER, EpisodeConfig, MiraEpisode
 from harness.mira.metrics import summarize
 from harness.mira.types import Responder, Solver
-from harness.rundir import RunDir, code_version, environment, fingerprint, now_iso, sha256_file, write_json_atomic
+from harness.rundir import (
+    RunDir,
+    begin_session,
+    code_version,
+    end_session_failed,
+    environment,
+    fingerprint,
+    now_iso,
+    same_identity,
+    sha256_file,
+    split_options,
+    write_json_atomic,
+)
 from harness.scheduler import run_episodes
 
 INFERENCE_SEED = 1234
@@ -75,9 +86,9 @@ def run_config(cfg: MiraRunConfig, dataset: Dataset, regime: str) -> dict[str, A
         "instances": len(dataset.instances),
         "limit": cfg.limit,
         "solver": cfg.solver,
-        "solver_options": cfg.solver_options,
+        "solver_options": split_options(cfg.solver_options)[0],
         "responder": cfg.responder if cfg.condition == "standard" else None,
-        "responder_options": cfg.responder_options if cfg.condition == "standard" else {},
+        "responder_options": split_options(cfg.responder_options)[0] if cfg.condition == "standard" else {},
         "condition": cfg.condition,
         "regime": regime,
         "after_offer": cfg.after_offer,
@@ -102,6 +113,8 @@ def validate(cfg: MiraRunConfig) -> None:
         raise HarnessError("--limit must be at least 1")
     if cfg.max_concurrent is not None and cfg.max_concurrent < 1:
         raise HarnessError("--max-concurrent must be at least 1")
+    if cfg.condition == "oracle_hint" and cfg.responder_options:
+        raise HarnessError("--responder-opt is not used with --condition oracle_hint (there is no responder)")
 
 
 def run_mira(cfg: MiraRunConfig) -> MiraRunResult:
@@ -113,31 +126,45 @@ def run_mira(cfg: MiraRunConfig) -> MiraRunResult:
     run_dir = RunDir(cfg.out)
     info, done = run_dir.prepare(config)
     todo = [inst for inst in dataset.instances if inst["id"] not in done.records]
+    if info is not None:
+        run_dir.relabel(info, cfg.label)
     if info is not None and info.get("status") == "complete" and not todo:
         return MiraRunResult(run_dir, finish_metrics(run_dir, info)[0], info, 0)
-    solver, responder = make_agents(cfg)
-    check_agent_identity(info, solver, responder, run_dir)
-    info = start_info(info, config, cfg, dataset, solver, responder)
-    run_dir.save_info(info)
-    session = {"start": now_iso(), "resumed_with": len(done.records), "instances": len(todo)}
-    started = time.perf_counter()
+    solver, responder = make_agents(cfg)  # before anything is written: a bad agent leaves no folder behind
     try:
-        stats = execute(cfg, run_dir, todo, regime, solver, responder, len(dataset.instances), len(done.records))
+        check_agent_identity(info, solver, responder, run_dir)
+        info = start_info(info, config, cfg, dataset, solver, responder)
+        session = begin_session(run_dir, info, {"start": now_iso(), "resumed_with": len(done.records),
+                                                "instances": len(todo), "execution": execution_of(cfg)})
+        started = time.perf_counter()
+        try:
+            stats = execute(cfg, run_dir, todo, regime, solver, responder, len(dataset.instances),
+                            len(done.records))
+        except BaseException as exc:
+            end_session_failed(run_dir, info, session, exc)
+            raise
         backends = backend_stats(solver, responder)
     finally:
         solver.close()
         if responder is not None:
             responder.close()
-    session.update(end=now_iso(), wall_s=round(time.perf_counter() - started, 3), scheduler=stats)
+    session.update(end=now_iso(), end_status="complete", wall_s=round(time.perf_counter() - started, 3),
+                   scheduler=stats)
     if backends:
         session["backends"] = backends
-    info["sessions"].append(session)
     metrics, info["usage"] = finish_metrics(run_dir, info)
     info.update(status="complete", end_time=session["end"], transcript_sha256=sha256_file(run_dir.transcripts),
                 engine_calls=_total_calls(info["sessions"]), summary={k: metrics["overall"].get(k) for k in
                                                                       ("n", "accuracy", "hit_rate")})
     run_dir.save_info(info)
     return MiraRunResult(run_dir, metrics, info, len(todo))
+
+
+def execution_of(cfg: MiraRunConfig) -> dict[str, Any]:
+    """How this session ran: settings that cannot change results (they may differ between sessions)."""
+    return {"max_concurrent": cfg.max_concurrent, "fsync": cfg.fsync,
+            "solver_options": split_options(cfg.solver_options)[1],
+            "responder_options": split_options(cfg.responder_options)[1] if cfg.condition == "standard" else {}}
 
 
 def execute(
@@ -210,7 +237,7 @@ def start_info(
                          "responder": responder.describe().get("prompt_version") if responder else None},
         code=code_version(),
         environment=environment(),
-        execution={"max_concurrent": cfg.max_concurrent, "fsync": cfg.fsync},
+        execution=execution_of(cfg),
     )
     return info
 
@@ -261,7 +288,7 @@ def check_agent_identity(
     if not info or not info.get("agents"):
         return
     now = {"solver": solver.describe(), "responder": responder.describe() if responder else None}
-    if json.loads(json.dumps(now)) != info["agents"]:
+    if not same_identity(info["agents"], now):
         raise ConfigMismatch(f"{where.path}: refusing to resume: the agents describe themselves differently "
                              f"(was {info['agents']}, now {now}); use a new --out directory")
 

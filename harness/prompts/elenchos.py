@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-ELENCHOS_PROMPT_VERSION = "elenchos-system/2"  # 2: thirteen distinct Level-0 unique probes
+ELENCHOS_PROMPT_VERSION = "elenchos-system/2"  # 2: 13 distinct Level-0 probes; the JSON tool section explains results
 LEVEL_IDS = {0: "ladder_single_split_probe", 1: "ladder_single_split", 2: "ladder_mix", 3: "stress_test"}
 LEVEL_IDS_K2 = {0: "ladder_double_split_probe", 1: "ladder_double_split"}
 LEVEL3_ID07_TITLE = "Definitional equality bypass during type comparison"
@@ -62,8 +62,13 @@ def prompt_id(level: int, k: int = 1) -> str:
 
 
 def elenchos_system_prompt(level: int, k: int = 1, budget: int | None = None,
-                           probes: dict[str, str] | None = None, tool_format: str | None = "json") -> str:
-    """The system prompt of ``level`` (0-3); ``k`` (1 or 2) only matters at Levels 0 and 1."""
+                           probes: dict[str, str] | None = None, tool_format: str | None = "json",
+                           reasoning: bool = True) -> str:
+    """The system prompt of ``level`` (0-3); ``k`` (1 or 2) only matters at Levels 0 and 1.
+
+    ``reasoning``: whether the JSON tool calls carry a ``reasoning`` field (as the engine schema requires
+    when the agent's ``reasoning`` setting is on).
+    """
     if level not in LEVEL_IDS:
         raise ValueError(f"Elenchos prompt level must be 0-3, not {level!r}")
     if level in (0, 1) and k not in (1, 2):
@@ -82,7 +87,7 @@ def elenchos_system_prompt(level: int, k: int = 1, budget: int | None = None,
         _submission(level, k),
     ]
     if tool_format == "json":
-        sections.append(_json_tools(level))
+        sections.append(_json_tools(level, reasoning))
     return "\n\n".join(s.strip("\n") for s in sections) + "\n"
 
 
@@ -310,14 +315,29 @@ def _submission(level: int, k: int) -> str:
             "kernel.")
 
 
-def _json_tools(level: int) -> str:
-    neither = ', "neither"' if level == 3 else ""
+def _json_tools(level: int, reasoning: bool = True) -> str:
+    """Our section (not the paper's): the JSON tool-call format, and how to read the results and status line."""
+    labels = '"A", "B" or "neither"' if level == 3 else '"A" or "B"'
+    head = '{"reasoning": "<one or two sentences: why this call>", ' if reasoning else "{"
+    why = ('"reasoning" comes first: a short note of why you make this call (it is not scored).\n'
+           if reasoning else "")
     return (
         "## How to call a tool\n"
         "Reply on every turn with exactly one JSON object and nothing else:\n"
-        '{"tool": "probe", "arguments": {"source": "<statements separated by \\n>"}}\n'
-        '{"tool": "list_context", "arguments": {}}\n'
-        '{"tool": "budget_left", "arguments": {}}\n'
-        '{"tool": "submit_answer", "arguments": {"corrupted_kernel": "A" or "B"' + neither + ', "mutation_ids": '
-        '["ID_.."], "justification": "...", "minimal_probe": "...", "explanatory_probe": "..."}}\n'
-        "The tool's result comes back as the next user message.")
+        + head + '"tool": "probe", "arguments": {"source": "<statements separated by \\n>"}}\n'
+        + head + '"tool": "list_context", "arguments": {}}\n'
+        + head + '"tool": "budget_left", "arguments": {}}\n'
+        + head + '"tool": "submit_answer", "arguments": {"corrupted_kernel": ' + labels + ', '
+        '"mutation_ids": ["ID_.."], "justification": "...", "minimal_probe": "...", "explanatory_probe": "..."}}\n'
+        + why
+        + "The tool's result comes back as the next user message, as JSON:\n"
+        '- "ok": true when the call was accepted; false with an "error" message when it was not (a call that is '
+        "not accepted spends no probe).\n"
+        '- a probe result has "A" and "B" (each kernel\'s observation: "sigma" accept or reject, "result" as '
+        '`normal form : type`, "epsilon" the error), "diff" (how the two observations compare) and "budget_left" '
+        "(probes left after this one).\n"
+        "- `_` in a result is a placeholder that a kernel prints where it has no name to show (an unused binder, "
+        "or a value without a printable form); it is part of that kernel's output.\n"
+        'Each user message ends with "Probes left: P of P_max. Turn N of at most T.": T counts all your replies, '
+        "free and invalid calls included; when the probes are spent or the last turns are reached, only "
+        "submit_answer is accepted.")

@@ -117,3 +117,19 @@ def test_four_shot_both_roles_constrained(tiny_model: Path, easy_files, tmp_path
         assert e["type"] in ("offer", "decline")
         if e["type"] == "offer":  # the grammar only lets it quote one of B's own constraints
             assert e["constraint_quoted"] in next(r for r in records if e in r["events"])["b_constraints"]
+
+
+def test_quiet_silences_the_loading_bar(tiny_model: Path, easy_files, tmp_path: Path) -> None:
+    """``--quiet`` prints nothing but errors, transformers' "Loading weights" bar included (issue 17)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    args = [sys.executable, str(root / "run_eval.py"), "mira", "--dataset", str(easy_files["zero_shot"]), "--limit",
+            "1", "--solver", f"hf:{tiny_model}", "--solver-opt", "max_tokens=4", "--solver-opt", "grammar=none"]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    proc = subprocess.run([*args, "--out", str(tmp_path / "quiet"), "--quiet"], capture_output=True, text=True,
+                          env=env, cwd=root, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "" and proc.stderr == ""

@@ -164,6 +164,26 @@ def test_elenchos_prompts_levels() -> None:
     assert "P_max=65" in prompts[3] and '"neither"' in prompts[3] and "Mandatory workflow" not in prompts[3]
     assert "Definitional equality bypass during type comparison" in prompts[3]
     assert "exactly two mutations" in elenchos_system_prompt(1, k=2)
+
+
+def test_elenchos_json_tool_section_matches_the_schema_and_explains_the_results() -> None:
+    """Our section (issue 17): every example carries the reasoning the engine schema requires, and the
+    fields a result and the status line show are explained."""
+    section = elenchos_system_prompt(1).split("## How to call a tool", 1)[1]
+    examples = [json.loads(line) for line in section.splitlines() if line.startswith('{"reasoning"')
+                and '" or "' not in line]
+    assert [e["tool"] for e in examples] == ["probe", "list_context", "budget_left"]
+    assert all(list(e) == ["reasoning", "tool", "arguments"] for e in examples)
+    assert section.count('{"reasoning": ') == 4
+    for explained in ('"ok"', '"budget_left"', "`_`", "Turn N of at most T", '"diff"', '"epsilon"'):
+        assert explained in section, explained
+    assert '"corrupted_kernel": "A" or "B",' in section
+    assert '"corrupted_kernel": "A", "B" or "neither",' in elenchos_system_prompt(3)
+    plain = elenchos_system_prompt(1, reasoning=False).split("## How to call a tool", 1)[1]
+    assert '"reasoning"' not in plain and '{"tool": "probe"' in plain
+    # The paper's own texts are unchanged: everything before our section is the same as without it.
+    for level in range(4):
+        assert elenchos_system_prompt(level).startswith(elenchos_system_prompt(level, tool_format=None).rstrip("\n"))
     assert "Unique probe: \"eval Zero\"" in elenchos_system_prompt(0, probes={"ID_01": "eval Zero"})
     with pytest.raises(ValueError):
         elenchos_system_prompt(4)

@@ -190,7 +190,7 @@ def test_bad_dataset_lines_are_named_and_nothing_runs(bad_dataset: Path, tmp_pat
     with pytest.raises(InputErrors) as err:
         run(bad_dataset, tmp_path / "out")
     message = str(err.value)
-    assert f"{bad_dataset}:3: malformed JSON line" in message
+    assert f"{bad_dataset}:3: malformed JSON at column" in message
     assert f"{bad_dataset}:5 [" in message and "unknown family 'no_such_family'" in message
     assert f"{bad_dataset}:7 [" in message and "request_aliases" in message
     assert not (tmp_path / "out").exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -82,3 +83,118 @@ def test_repl_session() -> None:
         "context cleared",
         "(empty context)",
     ]
+
+
+# --- the edges a new user hits (issue 17) -------------------------------------------------------
+
+
+def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "lambdapy", *args], input=stdin, capture_output=True, text=True,
+        cwd=ROOT, env=env, timeout=60,
+    )
+
+
+def _one_line_usage_error(completed: subprocess.CompletedProcess[str], message: str) -> None:
+    assert completed.returncode == 2
+    assert "Traceback" not in completed.stderr
+    assert completed.stderr.strip().splitlines()[-1] == f"python -m lambdapy: error: {message}"
+
+
+def test_probe_file_with_invalid_utf8_is_a_one_line_error(tmp_path: Path) -> None:
+    path = tmp_path / "probe.lp"
+    path.write_bytes(b"eval Zero -- caf\xe9\n")
+    _one_line_usage_error(_cli("probe", str(path)), f"{path}: not UTF-8 text (invalid byte at offset 16)")
+    _one_line_usage_error(_cli("diff", str(path)), f"{path}: not UTF-8 text (invalid byte at offset 16)")
+
+
+@pytest.mark.parametrize("args", [("--mutations", "ID_99"), ("repl", "--mutations", "ID_99")])
+def test_unknown_mutation_for_the_repl_is_a_one_line_error(args: tuple[str, ...]) -> None:
+    _one_line_usage_error(_cli(*args), "unknown mutation id 'ID_99'")
+
+
+def test_repl_accepts_mutations_after_the_subcommand() -> None:
+    completed = _cli("repl", "--mutations", "ID_12", stdin=":mutations\n")
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.splitlines()[0] == "active: ID_12"
+
+
+def _repl(lines: list[str], config: KernelConfig | None = None) -> list[str]:
+    out = io.StringIO()
+    run_repl(Kernel(config or KernelConfig()), io.StringIO("\n".join(lines) + "\n"), out)
+    return [line for line in out.getvalue().splitlines() if not line.startswith("  ID_")]
+
+
+def test_repl_mutations_command_switches_the_kernel() -> None:
+    assert _repl(["assume A : Type", ":mutations ID_04", ":context", ":mutations ID_99", ":mutations none"]) == [
+        "A : Type",
+        "kernel replaced, context cleared",
+        "active: ID_04",
+        "(empty context)",
+        "error: unknown mutation id 'ID_99'; the context is unchanged",
+        "kernel replaced, context cleared",
+        "active: none (sound kernel)",
+    ]
+
+
+def test_repl_unknown_command_says_so() -> None:
+    assert _repl([":foo"]) == ["unknown command ':foo'; :help lists the commands"]
+
+
+def test_repl_bare_term_hints_at_eval() -> None:
+    assert _repl(["Zero"]) == [
+        "error: parse_error: unexpected 'Zero'  (a line is a statement: assume, let, eval or check; try `eval Zero`)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "word"), [("evaluate Zero", "evaluate"), ("checking Zero", "checking"), ("letx = Zero", "letx")]
+)
+def test_statement_keywords_are_whole_words(line: str, word: str) -> None:
+    assert _repl([line]) == [
+        f"error: parse_error: unexpected '{word}'  (a line starts with one of the words assume, let, eval, check)"
+    ]
+    observation = Kernel().probe(f"{line}\neval Zero\n" if line.startswith("let") else line)
+    assert observation.sigma == "reject" and observation.epsilon_text == f"parse_error: unexpected '{word}'"
+
+
+def _pty_repl(keys: list[bytes]) -> str:
+    """Run the REPL on a pseudo-terminal, type ``keys`` one after another, return what it printed."""
+    import pty
+    import select
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the REPL on the terminal
+        os.environ["PYTHONPATH"] = str(ROOT)
+        os.execv(sys.executable, [sys.executable, "-m", "lambdapy"])
+    output = b""
+
+    def read_for(seconds: float, until: bytes | None = None) -> None:
+        nonlocal output
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not (until and output.endswith(until)):
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    output += os.read(fd, 4096)
+                except OSError:  # the child closed the terminal
+                    return
+
+    read_for(60, until=b"lambdapy> ")
+    for key in keys:
+        os.write(fd, key)
+        read_for(10, until=b"lambdapy> ") if key.endswith((b"\r", b"\x03")) else read_for(0.5)
+    read_for(10)
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return output.decode(errors="replace") + f"\n[exit {os.waitstatus_to_exitcode(status)}]"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_repl_on_a_terminal_ctrl_c_cancels_the_line_and_ctrl_d_leaves() -> None:
+    printed = _pty_repl([b"eval Suc", b"\x03", b"eval Succ Zero\r", b"\x04"])
+    assert "Traceback" not in printed and "KeyboardInterrupt" not in printed
+    assert "^C" in printed and "Succ Zero : Nat" in printed
+    assert printed.rstrip().endswith("[exit 0]")
+    assert printed.replace("\r", "").endswith("lambdapy> \n\n[exit 0]")  # Ctrl-D ends the prompt line

@@ -71,7 +71,7 @@ def test_bad_json_duplicate_id_and_schema_errors(small_split: Path, tmp_path: Pa
     bad.write_text("\n".join([lines[0], "{not json", lines[0], json.dumps(broken)]) + "\n")
     proc = run("-m", "verifiers", "validate", str(bad))
     assert proc.returncode == 1
-    assert f"{bad}:2: (line): invalid JSON" in proc.stderr
+    assert f"{bad}:2: (line): malformed JSON at column" in proc.stderr
     assert f"{bad}:3 [" in proc.stderr and "duplicate id (first on line 1)" in proc.stderr
     assert f"{bad}:4 [" in proc.stderr and "'question' is a required property" in proc.stderr
     assert "Traceback" not in proc.stderr
