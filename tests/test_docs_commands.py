@@ -40,6 +40,7 @@ SKIPS = [  # (pattern, reason): the first that matches the command decides
     (r"(\[|\||\.\.\.|\bFILE\b|\bSPEC\b|\bDIR\b|RUN_DIR|NAME\b|KEY=VALUE)", "a synopsis with placeholders"),
     (r"run_eval\.py main\b", "the whole main job (~1 min); tests/harness/test_harness_cli.py runs it small"),
     (r"-m builder|import datasets", "the Hub builder (10-20 s per export); tests/builder runs it"),
+    (r"--dataset MIRA-MATH", "reads the builder's export folder; tests/builder/test_eval_release.py runs it"),
     (r"benchmarks/", "a benchmark script (make bench)"),
     (r"-m elenchos table6", "rewrites a tracked file; tests/elenchos checks it is current"),
     (r"harness\.backends\.tiny|hf:runs/tiny-llama", "builds and runs a model (~1 min); tests/backends run it"),

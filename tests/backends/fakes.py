@@ -54,7 +54,7 @@ class FakeEngine(Engine):
             return json.dumps({"tool": "probe", "arguments": {"source": "eval Type"}})
         if done == 1:
             return 'Next: {"name": "probe", "args": "{\\"source\\": \\"eval Zero : Nat\\"}"}'
-        if done == 2 and _h(request.messages) % 3:  # some sessions (a hash of what the model saw)
+        if done == 2:  # every session once (the first sessions of a suite can see identical prompts)
             return "I think I am done."  # unreadable: the loop answers with an error, no probe spent
         return json.dumps({"tool": "submit", "arguments": {"corrupted_kernel": "b", "mutation_ids": ["id_12"],
                                                           "justification": "Type : Type on B"}})
