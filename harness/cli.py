@@ -5,6 +5,7 @@
     python run_eval.py score RUN_DIR [RUN_DIR ...] [--compare-out DIR]
     python run_eval.py main --out runs/default
     python run_eval.py agents                              (the registered agent names)
+    python run_eval.py import-inspect LOG --out RUN        (an inspect_ai log becomes a run directory)
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from harness import registry
 from harness.errors import HarnessError
+from harness.inspect_adapter import importer as inspect_importer
 from harness.plugins import Benchmark, benchmarks
 
 
@@ -37,6 +39,8 @@ def build_parser(plugins: dict[str, Benchmark]) -> argparse.ArgumentParser:
         if plugin.add_main_arguments:
             plugin.add_main_arguments(p)
     sub.add_parser("agents", help="list the agent spec names per role")
+    p = sub.add_parser("import-inspect", help="turn an inspect_ai log of harness/inspect_tasks.py into a run directory")
+    inspect_importer.add_arguments(p)
     return parser
 
 
@@ -52,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
             return score(args, plugins)
         if args.command == "main":
             return main_job(args, plugins)
+        if args.command == "import-inspect":
+            return inspect_importer.run(args)
         if args.command == "agents":
             roles = ("mira.solver", "mira.responder", "elenchos.agent")
             print(json.dumps({role: registry.known(role) for role in roles}, indent=2))
