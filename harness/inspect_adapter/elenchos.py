@@ -133,7 +133,7 @@ def elenchos_task(suite: str = "ladder", sessions: str | None = None, config: st
                    target=r["corrupted_kernel"], metadata={"level": r["level"], "k": r["k"], "session": r})
             for r in records]
     return Task(dataset=MemoryDataset(data, name=f"elenchos-{run['suite']}", location=source),
-                solver=elenchos_solver(run), scorer=elenchos_scorer(), metadata={"elenchos_run": run},
+                solver=elenchos_solver(run), scorer=elenchos_scorer(), metadata={"elenchos_run": run}, name="elenchos",
                 message_limit=message_limit, token_limit=token_limit, time_limit=time_limit, version=1)
 
 

@@ -231,12 +231,13 @@ def mira_task(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: 
     agent = None if condition == "oracle_hint" else registry.create("mira.responder", responder, options)
     run = {"benchmark": "mira", "protocol_version": PROTOCOL_VERSION, "dataset_sha256": data.sha256, "dataset": source,
            "instances": len(instances), "generator_versions": data.generator_versions(),
-           "dataset_seeds": data.dataset_seeds(), "instance_seeds_sha256": data.seed_digest(), "limit": limit, "condition": condition, "regime": resolved,
+           "dataset_seeds": data.dataset_seeds(), "instance_seeds_sha256": data.seed_digest(),
+           "limit": limit, "condition": condition, "regime": resolved,
            "after_offer": after_offer, "responder": responder if agent else None,
            "responder_options": options if agent else {}, "responder_describe": agent.describe() if agent else None,
            "solver_prompt_version": TOOL_PROMPT_VERSION}
     return Task(dataset=MemoryDataset(samples(instances), name=Path(source).name, location=source),
-                solver=mira_solver(run, agent), scorer=mira_scorer(), metadata={"mira_run": run},
+                solver=mira_solver(run, agent), scorer=mira_scorer(), metadata={"mira_run": run}, name="mira_math",
                 message_limit=message_limit, token_limit=token_limit, time_limit=time_limit, version=1)
 
 
@@ -293,8 +294,10 @@ def score_of(record: dict[str, Any]) -> Score:
     value["p_integration_fail"] = m["C"] * (1 - m["F"])
     value["p_no_canonical"] = (1 - m["C"]) * (1 - m["F"])
     value["hit_rate"] = m["hit_rate"]
-    final = record.get("final_answer") or {}
-    return Score(value=value, answer=final.get("normalized"), explanation=record.get("end_reason"))
+    normalized = (record.get("final_answer") or {}).get("normalized")
+    if normalized is not None and not isinstance(normalized, str):
+        normalized = json.dumps(normalized, ensure_ascii=False, sort_keys=True)
+    return Score(value=value, answer=normalized, explanation=record.get("end_reason"))
 
 
 # ---------------------------------------------------------------------------------------------- mock replies
