@@ -193,3 +193,20 @@ def test_both_tasks_under_inspect_eval_cli(mira_reference: Path, elenchos_refere
         imported = tmp_path / f"imported_{task}"
         import_log(str(log_file), str(imported))
         _assert_same(reference, imported)
+
+
+# ---------------------------------------------------------------------------------------------- export folders
+def test_tasks_read_our_export_folders(tmp_path: Path) -> None:
+    from builder.export import export
+    from elenchos.sessions import sessions
+    from generators.split import generate, typed_slots
+
+    out = tmp_path / "export"
+    export(out, configs=["mira_zero_shot", "elenchos_benchmark"], code_commit="0" * 40, log=lambda _m: None,
+           seed=4321, n_a=1, n_b=1, difficulties=(1,), repetitions=1)
+    task = mira_task(dataset=str(out), limit=3)
+    expected = list(generate(typed_slots(1, 1, (1,))[:3], 4321))
+    assert [s.metadata["instance"] for s in task.dataset] == expected
+    assert task.metadata["mira_run"]["dataset"] == f"export:{out}:mira_zero_shot"
+    task = elenchos_task(suite="benchmark", sessions=str(out), limit=2)
+    assert [s.metadata["session"] for s in task.dataset] == list(sessions("benchmark", 4321, 1))[:2]
