@@ -210,3 +210,21 @@ def test_tasks_read_our_export_folders(tmp_path: Path) -> None:
     assert task.metadata["mira_run"]["dataset"] == f"export:{out}:mira_zero_shot"
     task = elenchos_task(suite="benchmark", sessions=str(out), limit=2)
     assert [s.metadata["session"] for s in task.dataset] == list(sessions("benchmark", 4321, 1))[:2]
+
+
+def test_import_refuses_what_it_cannot_read(tmp_path: Path, mira_files: dict[str, Any]) -> None:
+    from harness.errors import HarnessError
+
+    with pytest.raises(HarnessError, match="no such inspect log"):
+        import_log(str(tmp_path / "missing.eval"), str(tmp_path / "run"))
+    junk = tmp_path / "junk.eval"
+    junk.write_bytes(b"not a zip")
+    with pytest.raises(HarnessError, match="not a readable inspect log"):
+        import_log(str(junk), str(tmp_path / "run"))
+    inst = mira_files["instances"][0]
+    script = {inst["id"]: [{"tool": "submit_answer", "arguments": {"answer": inst["global_solution"]}}] * 2}
+    logs = inspect_eval(mira_task(str(mira_files["dataset"]), limit=1), model=_mock(script, [inst["id"]]), epochs=2,
+                        log_dir=str(tmp_path / "logs"), display="none")
+    with pytest.raises(HarnessError, match="several epochs"):
+        import_log(_log(logs), str(tmp_path / "run"))
+    assert not (tmp_path / "run").exists()
