@@ -33,8 +33,9 @@ from harness.mira.dataset import Dataset, instance_problem, load_dataset
 from harness.mira.episode import AFTER_OFFER, CONDITIONS, RESPONDER, SOLVER, EpisodeConfig, MiraEpisode
 from harness.mira.metrics import instance_metrics
 from harness.mira.run import resolve_regime
-from harness.mira.types import Responder, SolverTurn
+from harness.mira.types import DECLINE_MESSAGE, Responder, ResponderDecision, SolverTurn
 from harness.prompts.mira import answer_format_line, asked_for_line, problem_text, reply_text, solver_system_prompt
+from harness.registry import AgentSpec
 from verifiers.jsonl import dumps as canonical_dumps
 
 TOOL_PROMPT_VERSION = "mira-solver-tools/1"
@@ -116,11 +117,63 @@ def mira_tools(oracle_hint: bool) -> list[ToolDef]:
     return defs if oracle_hint else [ToolDef(ask_partner, name=ASK_PARTNER), *defs]
 
 
+# ---------------------------------------------------------------------------------------------- B as a model role
+class RoleResponder:
+    """B played by an inspect model role (``responder=role`` or ``role:NAME``; ``--model-role responder=...``).
+
+    Same prompt (``harness.prompts.mira.responder_messages``) and the same lenient reading
+    (``harness.backends.mira_agents.parse_responder_reply``) as our model responders; an unreadable reply is
+    a decline with its parse error. Its token usage is tracked by inspect per role."""
+
+    privileged = False
+
+    def __init__(self, role: str = "responder"):
+        self.role = role
+
+    def describe(self) -> dict[str, Any]:
+        from harness.prompts.mira import RESPONDER_PROMPT_VERSION
+
+        return {"spec": f"role:{self.role}", "kind": "RoleResponder", "backend": "inspect", "model_role": self.role,
+                "prompt_version": RESPONDER_PROMPT_VERSION, "deterministic": False}
+
+    async def respond(self, turn: Any) -> ResponderDecision:
+        from harness.backends.mira_agents import parse_responder_reply
+        from harness.prompts.mira import responder_messages
+
+        chat = responder_messages(turn)
+        messages = [ChatMessageSystem(content=chat[0]["content"]), ChatMessageUser(content=chat[1]["content"])]
+        output = await get_model(role=self.role, required=True).generate(messages)
+        text = output.completion or ""
+        usage = {"prompt_tokens": output.usage.input_tokens, "completion_tokens": output.usage.output_tokens} if (
+            output.usage) else None
+        if output.error:
+            return ResponderDecision.decline(text or DECLINE_MESSAGE, f"model error: {output.error}", usage=usage)
+        parsed, error = parse_responder_reply(text, turn)
+        if parsed is None:
+            return ResponderDecision.decline(text or DECLINE_MESSAGE, error or "unreadable", usage=usage)
+        if parsed["type"] == "decline":
+            return ResponderDecision.decline(text, usage=usage)
+        return ResponderDecision.offer(parsed["constraint_quoted"], parsed.get("hint") or parsed["constraint_quoted"],
+                                       text, usage=usage)
+
+    def close(self) -> None:
+        """Nothing to release: inspect owns the model."""
+
+
+def make_responder(spec: str, options: dict[str, str]) -> Any:
+    parsed = AgentSpec.parse(spec)
+    if parsed.name == "role":
+        if options:
+            raise HarnessError("responder=role takes no responder_options (set them on the model role)")
+        return RoleResponder(parsed.arg or "responder")
+    return registry.create("mira.responder", spec, options)
+
+
 # ---------------------------------------------------------------------------------------------- driver
 class MiraDriver:
     """One episode; the model plays A, ``responder`` plays B (calls serialised: backends are not reentrant)."""
 
-    def __init__(self, episode: MiraEpisode, responder: Responder | None, lock: threading.Lock):
+    def __init__(self, episode: MiraEpisode, responder: Responder | RoleResponder | None, lock: threading.Lock):
         self.episode = episode
         self.responder = responder
         self.lock = lock
@@ -141,7 +194,10 @@ class MiraDriver:
         ep.deliver(SOLVER, action)
         pending = ep.pending()
         if pending is not None and pending.role == RESPONDER:
-            decision = await anyio.to_thread.run_sync(self._respond, pending.payload)
+            if isinstance(self.responder, RoleResponder):
+                decision = await self.responder.respond(pending.payload)
+            else:
+                decision = await anyio.to_thread.run_sync(self._respond, pending.payload)
             ep.deliver(RESPONDER, decision)
         if ep.pending() is None:
             return self._closing_text(), ep.end_reason != "answered"
@@ -228,7 +284,7 @@ def mira_task(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: 
         raise HarnessError(f"{source}: no instances")
     resolved = resolve_regime(regime, data)
     options = option_dict(responder_options)
-    agent = None if condition == "oracle_hint" else registry.create("mira.responder", responder, options)
+    agent = None if condition == "oracle_hint" else make_responder(responder, options)
     run = {"benchmark": "mira", "protocol_version": PROTOCOL_VERSION, "dataset_sha256": data.sha256, "dataset": source,
            "instances": len(instances), "generator_versions": data.generator_versions(),
            "dataset_seeds": data.dataset_seeds(), "instance_seeds_sha256": data.seed_digest(),
@@ -242,7 +298,7 @@ def mira_task(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: 
 
 
 @solver
-def mira_solver(run: dict[str, Any], responder: Responder | None) -> Solver:
+def mira_solver(run: dict[str, Any], responder: Responder | RoleResponder | None) -> Solver:
     lock = threading.Lock()
     config = EpisodeConfig(condition=run["condition"], regime=run["regime"], after_offer=run["after_offer"],
                            responder_privileged=bool(responder and responder.privileged))

@@ -228,3 +228,36 @@ def test_import_refuses_what_it_cannot_read(tmp_path: Path, mira_files: dict[str
     with pytest.raises(HarnessError, match="several epochs"):
         import_log(_log(logs), str(tmp_path / "run"))
     assert not (tmp_path / "run").exists()
+
+
+def test_mira_responder_as_an_inspect_model_role(mira_files: dict[str, Any], tmp_path: Path) -> None:
+    """``responder=role``: B is ``--model-role responder=...``, read like our model responders."""
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    inst = mira_files["instances"][0]
+    view_b = next(v["private_data"] for v in inst["agent_views"] if v["agent_id"] == "B")
+    hint = inst["minimal_hint_spec"]["atomic_hints"][0]["text"]
+    b_replies = ["Sorry, I am not sure what you need.",  # unreadable: a decline with a parse error
+                 '{"type": "decline", "has_exact_match": false, "constraint_quoted": null, "hint": null}',
+                 json.dumps({"type": "offer", "has_exact_match": True, "constraint_quoted": hint, "hint": hint})]
+    assert hint in view_b["constraints_text"]
+    outputs = []
+    for text in b_replies:
+        out = ModelOutput.from_content(model="mockllm/model", content=text)
+        out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+        outputs.append(out)
+    ask = {"tool": "ask_partner", "arguments": {"request": "What is the missing value?"}}
+    script = {inst["id"]: [ask, ask, ask, {"tool": "submit_answer", "arguments": {"answer": inst["global_solution"]}}]}
+    logs = inspect_eval(mira_task(str(mira_files["dataset"]), responder="role", limit=1),
+                        model=_mock(script, [inst["id"]]),
+                        model_roles={"responder": get_model("mockllm/model", custom_outputs=outputs, memoize=False)},
+                        log_dir=str(tmp_path / "logs"), display="none")
+    line = logs[0].samples[0].store["mira_transcript"]
+    kinds = [(e["agent"], e["type"]) for e in line["events"]]
+    assert kinds == [("A", "request"), ("B", "decline"), ("A", "request"), ("B", "decline"), ("A", "request"),
+                     ("B", "offer"), ("A", "final")]
+    assert line["events"][1]["parse_error"] and "parse_error" not in line["events"][3]
+    assert line["live_metrics"]["correct"] == 1 and line["live_metrics"]["requests_before_first_offer"] == 2
+    assert line["usage"]["responder"]["completion_tokens"] == 15
+    run = logs[0].samples[0].store["mira_run"]
+    assert run["responder_describe"]["model_role"] == "responder"
