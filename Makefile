@@ -18,7 +18,7 @@ $(VENV)/.installed-run: pyproject.toml | $(PY)
 
 $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PY) -m pip install -q 'torch==2.13.0'
-	$(PY) -m pip install -q -e '.[hf,plots,dev,transformers,openai]'
+	$(PY) -m pip install -q -e '.[hf,plots,dev,transformers,openai,inspect]'
 	touch $@ $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run

@@ -6,6 +6,7 @@
     python run_eval.py rejudge RUN_DIR --responder SPEC --out DIR   (re-judge a MIRA run's requests)
     python run_eval.py main --out runs/default
     python run_eval.py agents                              (the registered agent names)
+    python run_eval.py import-inspect LOG --out RUN        (an inspect_ai log becomes a run directory)
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from harness import registry
 from harness.errors import HarnessError
+from harness.inspect_adapter import importer as inspect_importer
 from harness.plugins import Benchmark, benchmarks
 from harness.rundir import RunDir, write_json_atomic
 
@@ -46,6 +48,8 @@ def build_parser(plugins: dict[str, Benchmark]) -> argparse.ArgumentParser:
                                        "(no solver calls); agreement matrix and disagreements")
     rejudge.add_arguments(p)
     sub.add_parser("agents", help="list the agent spec names per role")
+    p = sub.add_parser("import-inspect", help="turn an inspect_ai log of harness/inspect_tasks.py into a run directory")
+    inspect_importer.add_arguments(p)
     return parser
 
 
@@ -67,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
             from harness.mira import rejudge
 
             return rejudge.run(args)
+        if args.command == "import-inspect":
+            return inspect_importer.run(args)
         if args.command == "agents":
             roles = ("mira.solver", "mira.responder", "elenchos.agent")
             print(json.dumps({role: registry.known(role) for role in roles}, indent=2))

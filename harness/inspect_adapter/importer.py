@@ -1,0 +1,171 @@
+"""``run_eval.py import-inspect LOG --out RUN``: an inspect log of ``mira_math`` or ``elenchos`` becomes one of our
+run directories (``run.json``, ``transcripts.jsonl``, ``metrics.json``), so ``run_eval.py score`` and the
+comparison tables work on it.
+
+The transcript lines are the ones our episodes wrote during the inspect run (kept in each sample's store), so
+nothing is re-derived from inspect's messages. Samples without a transcript (errors, cancelled samples) are
+listed in ``run.json`` (``source.skipped``) and left out; a log with several epochs is refused (our run
+directories hold one line per instance). ``run.json`` records the inspect eval (ids, task, model, log file and
+its sha256, generate config, git revision) in place of our session bookkeeping.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness import HARNESS_VERSION
+from harness.errors import HarnessError
+from harness.rundir import RunDir, environment, fingerprint, sha256_file
+
+MIRA_KEYS = ("mira_transcript", "mira_run")
+ELENCHOS_KEYS = ("elenchos_transcript", "elenchos_run")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("log", help="inspect log file (.eval or .json) of harness/inspect_tasks.py@mira_math or @elenchos")
+    p.add_argument("--out", required=True, help="new run directory (must not exist or be empty)")
+    p.add_argument("--label", help="run label for tables (default: MODEL via inspect)")
+
+
+def run(args: argparse.Namespace) -> int:
+    result = import_log(args.log, args.out, args.label)
+    print(f"{args.out}: imported {result['imported']} {result['benchmark']} transcript line(s) from {args.log}"
+          + (f"; skipped {len(result['skipped'])} sample(s) without a transcript" if result["skipped"] else ""),
+          file=sys.stderr)
+    return 0
+
+
+def _read(path: str) -> Any:
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        raise HarnessError("import-inspect needs inspect_ai: pip install -e '.[inspect]'") from None
+    if not Path(path).exists():
+        raise HarnessError(f"{path}: no such inspect log")
+    try:
+        return read_eval_log(path)
+    except Exception as exc:  # inspect raises several types for unreadable logs
+        raise HarnessError(f"{path}: not a readable inspect log: {exc}") from None
+
+
+def import_log(path: str, out: str, label: str | None = None) -> dict[str, Any]:
+    log = _read(path)
+    samples = list(log.samples or [])
+    if not samples:
+        raise HarnessError(f"{path}: the log has no samples (was it written with --no-log-samples?)")
+    if any((s.epoch or 1) > 1 for s in samples):
+        raise HarnessError(f"{path}: a log with several epochs cannot become one run directory (one line per instance)")
+    benchmark, lines, run_info, skipped = _transcripts(path, samples)
+    run_dir = RunDir(out)
+    if run_dir.path.exists() and any(run_dir.path.iterdir()):
+        raise HarnessError(f"{run_dir.path}: exists and is not empty; import into a new --out directory")
+    run_dir.path.mkdir(parents=True, exist_ok=True)
+    lines.sort(key=lambda line: line["instance_id"])
+    if benchmark == "elenchos":
+        _check_elenchos_lines(path, lines)
+    with run_dir.writer() as writer:
+        writer.write(lines)
+    info = _info(log, path, benchmark, run_info, lines, skipped, label)
+    run_dir.save_info(info)
+    if benchmark == "mira":
+        from harness.mira.run import finish_metrics
+    else:
+        from elenchos.run import finish_metrics  # type: ignore[assignment]
+    metrics, info["usage"] = finish_metrics(run_dir, info)
+    info["transcript_sha256"] = sha256_file(run_dir.transcripts)
+    info["summary"] = _summary(benchmark, metrics)
+    run_dir.save_info(info)
+    return {"benchmark": benchmark, "imported": len(lines), "skipped": skipped, "run_dir": str(run_dir.path)}
+
+
+def _transcripts(path: str, samples: list[Any]) -> tuple[str, list[dict[str, Any]], dict[str, Any], list[dict]]:
+    benchmark, run_info, lines, skipped = None, None, [], []
+    for sample in samples:
+        store = sample.store or {}
+        kind = "mira" if MIRA_KEYS[0] in store else ("elenchos" if ELENCHOS_KEYS[0] in store else None)
+        if kind is None:
+            skipped.append({"id": sample.id, "error": sample.error.message if sample.error else "no transcript"})
+            continue
+        keys = MIRA_KEYS if kind == "mira" else ELENCHOS_KEYS
+        if benchmark not in (None, kind):
+            raise HarnessError(f"{path}: the log mixes MIRA-Math and Elenchos samples")
+        benchmark, run_info = kind, store.get(keys[1]) or run_info
+        lines.append(store[keys[0]])
+    if benchmark is None or run_info is None:
+        raise HarnessError(f"{path}: no sample has a transcript of harness/inspect_tasks.py (mira_math or elenchos)")
+    return benchmark, lines, run_info, skipped
+
+
+def _check_elenchos_lines(path: str, lines: list[dict[str, Any]]) -> None:
+    from schemas import schema_errors
+
+    for line in lines:
+        problems = schema_errors("elenchos_transcript", line)
+        if problems:
+            raise HarnessError(f"{path} [{line.get('instance_id')}]: transcript violates the schema: {problems[0]}")
+
+
+def _agent(log: Any) -> dict[str, Any]:
+    config = log.eval.model_generate_config
+    decoding = config.model_dump(exclude_none=True) if config is not None else {}
+    return {"spec": f"inspect:{log.eval.model}", "backend": "inspect", "model": log.eval.model,
+            "base_url": log.eval.model_base_url, "decoding": decoding, "deterministic": False}
+
+
+def _info(log: Any, path: str, benchmark: str, run: dict[str, Any], lines: list[dict[str, Any]],
+          skipped: list[dict[str, Any]], label: str | None) -> dict[str, Any]:
+    agent = _agent(log)
+    if benchmark == "mira":
+        config = {"benchmark": "mira", "protocol_version": run["protocol_version"],
+                  "dataset_sha256": run["dataset_sha256"], "instances": run["instances"], "limit": run.get("limit"),
+                  "solver": agent["spec"], "solver_options": {}, "responder": run.get("responder"),
+                  "responder_options": run.get("responder_options") or {}, "condition": run["condition"],
+                  "regime": run["regime"], "after_offer": run["after_offer"]}
+        extra = {"dataset": {"path": run["dataset"], "sha256": run["dataset_sha256"], "instances": run["instances"],
+                             "generator_versions": run.get("generator_versions")},
+                 "generator_version": ",".join(run.get("generator_versions") or []),
+                 "seed_set": {"dataset_seed": (run.get("dataset_seeds") or [None])[0] if len(
+                     run.get("dataset_seeds") or []) == 1 else None,
+                     "instance_seeds_sha256": run.get("instance_seeds_sha256"),
+                     "inference_seed": agent["decoding"].get("seed")},
+                 "agents": {"solver": agent, "responder": run.get("responder_describe")},
+                 "decoding": {"solver": agent["decoding"], "responder": (run.get("responder_describe") or {}).get(
+                     "decoding")},
+                 "prompt_versions": {"protocol": run["protocol_version"], "solver": run.get("solver_prompt_version"),
+                                     "responder": (run.get("responder_describe") or {}).get("prompt_version")}}
+        default_label = f"{log.eval.model} via inspect"
+    else:
+        config = {"benchmark": "elenchos", "protocol_version": run["protocol_version"], "suite": run["suite"],
+                  "sessions_sha256": run["sessions_sha256"], "sessions": run["sessions"], "limit": run.get("limit"),
+                  "agent": agent["spec"], "agent_options": {}}
+        extra = {"elenchos_version": run.get("elenchos_version"),
+                 "data": {"source": run["source"], "sessions_sha256": run["sessions_sha256"],
+                          "sessions": run["sessions"], "seed": run.get("seed"), "repetitions": run.get("repetitions")},
+                 "agents": {"agent": agent}, "decoding": {"agent": agent["decoding"]},
+                 "prompt_versions": {"protocol": run["protocol_version"], "agent": run.get("prompt_version")}}
+        default_label = f"{log.eval.model} {run['suite']} via inspect"
+    revision = log.eval.revision
+    stats = log.stats
+    return {
+        "format": "run/1", "benchmark": benchmark, "config": config, "config_sha256": fingerprint(config),
+        "status": "complete", "label": label or default_label, "harness_version": HARNESS_VERSION,
+        "protocol_version": run["protocol_version"], **extra,
+        "start_time": stats.started_at if stats else None, "end_time": stats.completed_at if stats else None,
+        "sessions": [],
+        "code": {"commit": revision.commit if revision else None, "dirty": getattr(revision, "dirty", None)},
+        "environment": environment(),
+        "execution": {"front_end": "inspect_ai", "inspect_version": log.eval.packages.get("inspect_ai")},
+        "source": {"inspect_log": str(path), "inspect_log_sha256": sha256_file(Path(path)),
+                   "eval_id": log.eval.eval_id, "run_id": log.eval.run_id, "task": log.eval.task,
+                   "task_args": log.eval.task_args, "created": log.eval.created, "status": log.status,
+                   "samples": len(lines) + len(skipped), "skipped": skipped},
+    }
+
+
+def _summary(benchmark: str, metrics: dict[str, Any]) -> dict[str, Any]:
+    overall = metrics.get("overall", {})
+    keys = ("n", "accuracy", "hit_rate") if benchmark == "mira" else ("n", "V", "V_K", "V_A", "E_ELX", "P_mean")
+    return {k: overall.get(k) for k in keys}

@@ -1,0 +1,64 @@
+"""inspect_ai tasks for MIRA-Math and Elenchos (``pip install -e '.[inspect]'``; see docs/inspect.md)::
+
+    inspect eval harness/inspect_tasks.py@mira_math -T config=mira_zero_shot -T responder=rule --model PROVIDER/MODEL
+    inspect eval harness/inspect_tasks.py@mira_math -T dataset=data/mira_zero_shot.jsonl --model ...
+    inspect eval harness/inspect_tasks.py@elenchos -T suite=benchmark --model PROVIDER/MODEL
+    python run_eval.py import-inspect logs/FILE.eval --out runs/NAME      (then run_eval.py score runs/NAME)
+
+Both tasks are thin: the protocols are our own loops (``harness.mira.episode``, ``elenchos.episode``) and the
+scores our own metrics, so a run here and a run of ``run_eval.py`` with the same replies give the same numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai import Task, task
+
+from harness.inspect_adapter.elenchos import elenchos_task
+from harness.inspect_adapter.mira import DEFAULT_CONFIG, mira_task
+
+
+@task
+def mira_math(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: str = "auto",
+              condition: str = "standard", responder: str = "rule", responder_options: Any = None,
+              after_offer: str = "answer", limit: int | None = None, message_limit: int | None = None,
+              token_limit: int | None = None, time_limit: int | None = None) -> Task:
+    """MIRA-Math: the model is agent A; agent B (``responder``, any of ours) answers the tool ``ask_partner``.
+
+    Args:
+        dataset: a MIRA-Math JSONL file or one of our export folders (default: generate ``config`` here).
+        config: builder config (``mira_zero_shot``, ``mira_few_shot``) to read from an export or generate.
+        regime: ``auto`` (four-shot iff every instance has worked examples), ``zero_shot`` or ``four_shot``.
+        condition: ``standard`` or ``oracle_hint`` (no responder; the hint is given up front).
+        responder: a ``mira.responder`` spec of ``run_eval.py agents`` (``rule``, ``openai:MODEL``, ...).
+        responder_options: responder options, ``"k=v,k2=v2"`` or a mapping.
+        after_offer: ``answer`` (the next turn after an offer is the last) or ``continue``.
+        limit: only the first N instances (generated configs generate only these).
+        message_limit: inspect's per-sample message limit (our protocol ends every episode by itself).
+        token_limit: inspect's per-sample token limit.
+        time_limit: inspect's per-sample time limit in seconds.
+    """
+    return mira_task(dataset, config, regime, condition, responder, responder_options, after_offer, limit,
+                     message_limit, token_limit, time_limit)
+
+
+@task
+def elenchos(suite: str = "ladder", sessions: str | None = None, config: str | None = None, seed: int = 1234,
+             repetitions: int = 5, limit: int | None = None, message_limit: int | None = None,
+             token_limit: int | None = None, time_limit: int | None = None) -> Task:
+    """Elenchos: the model audits two LambdaPy kernels with ``probe``, ``list_context``, ``budget_left`` and
+    ``submit_answer``, under the system prompt of the session's level.
+
+    Args:
+        suite: ``ladder`` (Levels 0-2, P_max 50) or ``benchmark`` (Level 3, P_max 65), generated from ``seed``.
+        sessions: a sessions JSONL file or one of our export folders instead of generating ``suite``.
+        config: the export's config (``elenchos_ladder``, ``elenchos_benchmark``; default from ``suite``).
+        seed: session dataset seed.
+        repetitions: sessions per set and level.
+        limit: only the first N sessions.
+        message_limit: inspect's per-sample message limit (our loop ends every session by itself).
+        token_limit: inspect's per-sample token limit.
+        time_limit: inspect's per-sample time limit in seconds.
+    """
+    return elenchos_task(suite, sessions, config, seed, repetitions, limit, message_limit, token_limit, time_limit)
