@@ -26,10 +26,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from elenchos import family as family_module  # noqa: E402
-from elenchos.agents import OptimalAgent, SimpleReflexAgent  # noqa: E402
-from elenchos.episode import AGENT, ElenchosEpisode  # noqa: E402
-from elenchos.metrics import summarize  # noqa: E402
 from elenchos.sessions import sessions  # noqa: E402
+from harness.elenchos.agents.optimal import OptimalAgent  # noqa: E402
+from harness.elenchos.agents.sra import SimpleReflexAgent  # noqa: E402
+from harness.elenchos.episode import AGENT, ElenchosEpisode  # noqa: E402
+from harness.elenchos.metrics import summarize  # noqa: E402
 from harness.scheduler import run_episodes  # noqa: E402
 
 FAMILY_TARGET_S, AGENTS_TARGET_S = 30.0, 10.0

@@ -60,8 +60,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from elenchos.library import CLASSES, Library, Probe, library
-from harness.lifeline import watch_parent
 from lambdapy import MUTATION_IDS, MUTATIONS, Kernel, KernelConfig, Observation
+from lambdapy.lifeline import watch_parent
 
 Config = tuple[str, ...]  # sorted mutation ids; () is the sound kernel
 SOUND: Config = ()

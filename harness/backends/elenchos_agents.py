@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
+from harness.elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
 from harness.backends import pool
 from harness.backends.base import ChatRequest, Completion, Decoding
 from harness.backends.jsonparse import (

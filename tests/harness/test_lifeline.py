@@ -70,7 +70,7 @@ def test_family_pool_workers_exit_when_the_parent_is_killed() -> None:
 def test_watch_parent_ends_a_blocked_worker() -> None:
     script = textwrap.dedent("""
         import os, sys, time
-        from harness.lifeline import watch_parent
+        from lambdapy.lifeline import watch_parent
 
         parent = os.getpid()
         pid = os.fork()

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from elenchos.agents.common import allowed_sizes, evidence, key_of, key_of_json
 from elenchos.family import Family, PiRSA, explanations, family
-from elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
+from harness.elenchos.agents.common import allowed_sizes, evidence, key_of, key_of_json
+from harness.elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
 
 
 class SimpleReflexAgent(ElenchosAgent):
