@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 POOL_PARENT = textwrap.dedent("""
     import sys, time
-    from elenchos.family import worker_pool
+    from elenchos.observations import worker_pool
 
     pool = worker_pool(2)
     futures = [pool.submit(time.sleep, 120) for _ in range(2)]

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from elenchos.family import Family, PiRSA, explanations, family
+from elenchos.classification import explanations
+from elenchos.family import Family, PiRSA, family
 from harness.elenchos.agents.common import allowed_sizes, evidence, key_of, key_of_json
 from harness.elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
 
