@@ -26,10 +26,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from elenchos import family as family_module  # noqa: E402
-from elenchos.agents import OptimalAgent, SimpleReflexAgent  # noqa: E402
-from elenchos.episode import AGENT, ElenchosEpisode  # noqa: E402
-from elenchos.metrics import summarize  # noqa: E402
+from elenchos.observations import default_jobs  # noqa: E402
 from elenchos.sessions import sessions  # noqa: E402
+from harness.elenchos.agents.optimal import OptimalAgent  # noqa: E402
+from harness.elenchos.agents.sra import SimpleReflexAgent  # noqa: E402
+from harness.elenchos.episode import AGENT, ElenchosEpisode  # noqa: E402
+from harness.elenchos.metrics import summarize  # noqa: E402
 from harness.scheduler import run_episodes  # noqa: E402
 
 FAMILY_TARGET_S, AGENTS_TARGET_S = 30.0, 10.0
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     probes = family_module.level0_probes()
     suites = {suite: list(sessions(suite, fam=fam)) for suite in ("ladder", "benchmark")}
 
-    result: dict = {"cpus": os.cpu_count(), "jobs": args.jobs or family_module.default_jobs(),
+    result: dict = {"cpus": os.cpu_count(), "jobs": args.jobs or default_jobs(),
                     "family_s": round(family_s, 2), "family_target_met": family_s < FAMILY_TARGET_S,
                     "counts": {choice: {k: {x: v[x] for x in ("admissible", "additive", "interacting",
                                                               "additive_sra", "interacting_sra", "subsumed")}

@@ -37,14 +37,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from elenchos.episode import ElenchosEpisode  # noqa: E402
 from elenchos.sessions import sessions  # noqa: E402
-from elenchos.types import ToolCall  # noqa: E402
 from harness import registry  # noqa: E402
 from harness.backends import elenchos_agents, mira_agents  # noqa: E402
 from harness.backends.elenchos_agents import parse_tool_reply  # noqa: E402
 from harness.backends.hostile import hostile_reply  # noqa: E402
 from harness.backends.mira_agents import parse_responder_reply, parse_solver_reply  # noqa: E402
+from harness.elenchos.episode import ElenchosEpisode  # noqa: E402
+from harness.elenchos.types import ToolCall  # noqa: E402
 from harness.mira.audit import grade_answer  # noqa: E402
 from harness.mira.types import ResponderTurn, SolverTurn  # noqa: E402
 from harness.rundir import dumps  # noqa: E402
@@ -155,8 +155,8 @@ def _lines(path: Path) -> list[dict]:
 
 
 def whole_runs(mira_seeds: int, elenchos_sessions: int, tmp: Path) -> dict:
-    from elenchos.run import ElenchosRunConfig, run_elenchos
     from generators.split import generate, typed_slots
+    from harness.elenchos.run import ElenchosRunConfig, run_elenchos
     from harness.mira.run import MiraRunConfig, run_mira
     from verifiers.jsonl import write_jsonl
 

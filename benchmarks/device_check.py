@@ -480,7 +480,7 @@ class Check:
         return self.mira(self.files["shuffled"], "slice-one-by-one", 1)
 
     def phase_elenchos(self) -> dict[str, Any]:
-        from elenchos.run import ElenchosRunConfig, run_elenchos
+        from harness.elenchos.run import ElenchosRunConfig, run_elenchos
 
         out = self.work / "run-elenchos"
         self._partial = lambda: {"sessions_done": len(_lines(out))}

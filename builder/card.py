@@ -268,7 +268,7 @@ def reproduce_markdown(manifest: Mapping[str, Any]) -> str:
 def _protocol_versions() -> dict[str, str]:
     out = {}
     for bench, (module, attr) in {"mira": ("harness.mira", "PROTOCOL_VERSION"),
-                                  "elenchos": ("elenchos.episode", "PROTOCOL_VERSION")}.items():
+                                  "elenchos": ("harness.elenchos", "PROTOCOL_VERSION")}.items():
         try:
             import importlib
 

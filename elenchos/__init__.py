@@ -6,14 +6,11 @@
 * ``elenchos.curated``   the paper's Table 6 sets checked against our family (``elenchos.table6`` renders
                          ``docs/elenchos-table6.md``);
 * ``elenchos.sessions``  session records (Ladder and Benchmark) drawn from a seed;
-* ``elenchos.tools``     one audit session: two kernels, the four tools, budget;
-* ``elenchos.types``     what the audit loop exchanges with agents (``ElenchosTurn`` -> ``ToolCall``);
-* ``elenchos.agents``    deterministic agents: Simple Reflex Agent, random, information-optimal;
-* ``elenchos.episode``   the audit loop as a harness episode; ``elenchos.run`` one run directory
-                         (``elenchos.harness_cli``: the ``run_eval.py`` glue);
-* ``elenchos.metrics``   per-session scores and aggregates; ``elenchos.report`` tables;
+* ``elenchos.cli``       ``python -m generators elenchos``: the family, Pi_RSA and session files;
 * ``elenchos.hf_records`` the records of the Hugging Face configs (``builder/elenchos_configs.py``).
 
+The data side only: it imports ``lambdapy`` and ``schemas``, never ``harness`` or ``builder``. The audit
+loop, the session tools, the agent interface and agents, runs, metrics and reports are ``harness.elenchos``.
 See ``docs/elenchos.md``.
 """
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,6 @@ from typing import Any
 from elenchos.curated import PAPER_COUNTS, configuration_lines
 from elenchos.family import MAX_K, PI_RSA_CHOICES, Family, family
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions
-from harness.rundir import dumps, write_json_atomic
 from schemas import schema_errors
 
 
@@ -39,13 +39,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "default) or cover (a minimum set cover of equation 4)")
 
 
+def json_text(data: Any, **kw: Any) -> str:
+    """Strict JSON (no NaN), UTF-8 as is: the same bytes the harness's run files use for these plain records."""
+    kw.setdefault("separators", (",", ":"))
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, **kw)
+
+
+def write_json(path: Path, data: Any) -> None:
+    """``path`` holds the old or the new document, never half of one (written beside it, then renamed)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json_text(data, indent=2, separators=(",", ": ")) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def write_jsonl(path: Path, records: list[dict[str, Any]], schema: str) -> None:
     with open(path, "w", encoding="utf-8") as f:
         for record in records:
             problems = schema_errors(schema, record)
             if problems:
                 raise SystemExit(f"{path.name}: record {record.get('id')} violates {schema}: {problems[0]}")
-            f.write(dumps(record) + "\n")
+            f.write(json_text(record) + "\n")
 
 
 def admissible_table(fam: Family, lines: list[dict[str, Any]]) -> str:
@@ -95,10 +108,10 @@ def run(args: argparse.Namespace) -> int:
     fam = fams[args.pi_rsa]
     lines = configuration_lines(fam)
     write_jsonl(out / "configurations.jsonl", lines, "elenchos_configuration")
-    write_json_atomic(out / "pi_rsa.json", fam.pi.record())
+    write_json(out / "pi_rsa.json", fam.pi.record())
     (out / "admissible.md").write_text(admissible_table(fam, lines), encoding="utf-8")
     counts = fam.counts()
-    write_json_atomic(out / "counts.json", {"ours": counts, "pi_rsa": args.pi_rsa,
+    write_json(out / "counts.json", {"ours": counts, "pi_rsa": args.pi_rsa,
                                             "by_pi_rsa": {choice: f.counts() for choice, f in fams.items()},
                                             "paper": PAPER_COUNTS, "seconds": round(seconds, 2),
                                             "probe_library_sha256": fam.library.sha256})

@@ -5,7 +5,7 @@
     inspect eval harness/inspect_tasks.py@elenchos -T suite=benchmark --model PROVIDER/MODEL
     python run_eval.py import-inspect logs/FILE.eval --out runs/NAME      (then run_eval.py score runs/NAME)
 
-Both tasks are thin: the protocols are our own loops (``harness.mira.episode``, ``elenchos.episode``) and the
+Both tasks are thin: the protocols are our own loops (``harness.mira.episode``, ``harness.elenchos.episode``) and the
 scores our own metrics, so a run here and a run of ``run_eval.py`` with the same replies give the same numbers.
 """
 

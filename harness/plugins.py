@@ -1,8 +1,8 @@
 """Benchmarks known to ``run_eval.py``: each contributes a subcommand, a scorer and a main-job step.
 
-MIRA-Math is built in (``harness.mira.cli``). Elenchos plugs in by providing a module
-``harness.elenchos.plugin`` with a ``PLUGIN`` object of type ``Benchmark``; until it exists,
-``run_eval.py elenchos`` says that it is not available yet and the main job skips it.
+Both are built in: MIRA-Math (``harness.mira.cli``) and Elenchos (``harness.elenchos.cli``), each module with a
+``PLUGIN`` object of type ``Benchmark``. A benchmark listed in ``OPTIONAL`` whose module does not exist gets a
+placeholder: ``run_eval.py NAME`` says that it is not available yet and the main job skips it.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ class Benchmark:
     available: bool = True
 
 
-BUILTIN = ("harness.mira.cli",)
-OPTIONAL = {"elenchos": "harness.elenchos.plugin"}
+BUILTIN = ("harness.mira.cli", "harness.elenchos.cli")
+OPTIONAL: dict[str, str] = {}
 
 
 def _placeholder(name: str, module: str) -> Benchmark:

@@ -21,7 +21,7 @@ from typing import Any
 from harness.errors import HarnessError
 
 Factory = Callable[[str | None, dict[str, str]], Any]
-PLUGIN_MODULES = ("harness.mira.agents", "harness.backends", "harness.elenchos_agents", "harness.scripted")
+PLUGIN_MODULES = ("harness.mira.agents", "harness.backends", "harness.elenchos.agents", "harness.scripted")
 
 _factories: dict[str, dict[str, Factory | str]] = {}
 _plugins_loaded = False

@@ -20,8 +20,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
 from harness import registry
+from harness.elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
 from harness.errors import HarnessError
 from harness.inspect_adapter.actions import elenchos_call, mira_action, reply_call
 from harness.mira.types import Solver, SolverAction, SolverTurn

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
 from harness.backends import pool
 from harness.backends.base import ChatRequest, Completion, Decoding
 from harness.backends.jsonparse import (
@@ -32,6 +31,7 @@ from harness.backends.jsonparse import (
 )
 from harness.backends.mira_agents import _cut_note, _engine_module, _object
 from harness.backends.options import Options, engine_key
+from harness.elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
 from harness.errors import HarnessError
 from harness.prompts.elenchos import ELENCHOS_PROMPT_VERSION, elenchos_system_prompt
 from verifiers import safejson

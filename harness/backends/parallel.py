@@ -17,7 +17,7 @@ import traceback
 from typing import Any
 
 from harness.backends.base import BackendError, ChatRequest, Completion, Decoding, Engine
-from harness.lifeline import watch_parent
+from lambdapy.lifeline import watch_parent
 
 
 def _worker(conn: Any, target: str, model: str, kwargs: dict[str, Any], env: dict[str, str],

@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from elenchos.types import TOOLS as ELENCHOS_TOOLS
-from elenchos.types import ToolCall
+from harness.elenchos.types import TOOLS as ELENCHOS_TOOLS
+from harness.elenchos.types import ToolCall
 from harness.mira.types import SolverAction
 
 ASK_PARTNER = "ask_partner"
@@ -56,7 +56,7 @@ def mira_action(tool: str | None, arguments: Any, content: str | None = "",
 
 def elenchos_call(tool: str | None, arguments: Any, content: str | None = "",
                   parse_error: str | None = None) -> ToolCall:
-    """The Elenchos tool call of one model turn; argument checks are the session's (``elenchos.tools``)."""
+    """The Elenchos tool call of one model turn; argument checks are the session's (``harness.elenchos.tools``)."""
     text = (content or "").strip()
     if tool is None:
         return ToolCall.invalid(text, NO_TOOL_CALL.format(tools=", ".join(ELENCHOS_TOOLS)))

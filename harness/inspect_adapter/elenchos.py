@@ -1,10 +1,10 @@
 """The ``elenchos`` inspect task: the model audits two LambdaPy kernels through the four tools.
 
-Each sample is one session record (``elenchos.sessions``); ``elenchos.episode.ElenchosEpisode`` runs it exactly
+Each sample is one session record (``elenchos.sessions``); ``harness.elenchos.episode.ElenchosEpisode`` runs it exactly
 as ``run_eval.py elenchos`` does (probe budget, must-submit turns, grace turns, turn limit). The system prompt is
 the session level's (``harness.prompts.elenchos``, without the JSON-format section: the tools are native);
 each tool result is our ``ToolResult`` JSON, followed by the status line. The transcript line
-(``elenchos-transcript/1``) is kept in the sample's store and scored with ``elenchos.metrics.session_metrics``.
+(``elenchos-transcript/1``) is kept in the sample's store and scored with ``harness.elenchos.metrics.session_metrics``.
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef
 
 from elenchos import ELENCHOS_VERSION
-from elenchos.episode import AGENT, PROTOCOL_VERSION, ElenchosEpisode
 from elenchos.family import level0_probes
-from elenchos.metrics import session_metrics
-from elenchos.run import ElenchosRunConfig, load_sessions, sessions_sha256
-from elenchos.types import ElenchosTurn
+from harness.elenchos import PROTOCOL_VERSION
+from harness.elenchos.episode import AGENT, ElenchosEpisode
+from harness.elenchos.metrics import session_metrics
+from harness.elenchos.run import ElenchosRunConfig, load_sessions, sessions_sha256
+from harness.elenchos.types import ElenchosTurn
 from harness.errors import HarnessError
 from harness.inspect_adapter.actions import elenchos_call
 from harness.inspect_adapter.loop import run_turns

@@ -73,7 +73,7 @@ def import_log(path: str, out: str, label: str | None = None) -> dict[str, Any]:
     if benchmark == "mira":
         from harness.mira.run import finish_metrics
     else:
-        from elenchos.run import finish_metrics  # type: ignore[assignment]
+        from harness.elenchos.run import finish_metrics  # type: ignore[assignment]
     metrics, info["usage"] = finish_metrics(run_dir, info)
     info["transcript_sha256"] = sha256_file(run_dir.transcripts)
     info["summary"] = _summary(benchmark, metrics)

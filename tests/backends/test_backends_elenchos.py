@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("elenchos.run")
+pytest.importorskip("harness.elenchos.run")
 
-from elenchos.episode import ElenchosEpisode
-from elenchos.run import ElenchosRunConfig, run_elenchos
 from elenchos.sessions import sessions
 from harness import registry
 from harness.backends import elenchos_agents, mira_agents
 from harness.backends.elenchos_agents import audit_messages, parse_tool_reply, tool_engine_schema
+from harness.elenchos.episode import ElenchosEpisode
+from harness.elenchos.run import ElenchosRunConfig, run_elenchos
 
 
 @pytest.mark.parametrize(("text", "call"), [

@@ -63,7 +63,7 @@ def test_mira_run_of_hostile_replies_records_every_instance_and_resumes_as_a_noo
 
 def test_elenchos_run_of_hostile_replies_records_every_session_and_resumes_as_a_noop(hostile_backend,
                                                                                       tmp_path) -> None:
-    from elenchos.run import ElenchosRunConfig, run_elenchos
+    from harness.elenchos.run import ElenchosRunConfig, run_elenchos
 
     out = tmp_path / "elenchos"
     cfg = ElenchosRunConfig(out=str(out), suite="ladder", agent="hostile:m", agent_options={"seed": "5"}, limit=3,
@@ -133,8 +133,8 @@ def test_an_unexpected_exception_is_recorded_as_internal_error_and_the_run_goes_
 
 
 def test_an_elenchos_session_that_raises_is_recorded_and_valid(tmp_path, monkeypatch) -> None:
-    from elenchos.run import ElenchosRunConfig, run_elenchos
-    from elenchos.tools import AuditSession
+    from harness.elenchos.run import ElenchosRunConfig, run_elenchos
+    from harness.elenchos.tools import AuditSession
 
     real = AuditSession.execute
 

@@ -7,14 +7,13 @@ import json
 
 import pytest
 
+from elenchos.classification import explanations, minimum_covers
 from elenchos.curated import AMBIGUOUS_DECISION, TABLE6, benchmark_sets, check, ladder_sets, resolve_ambiguous
 from elenchos.family import (
     SOUND,
     Family,
     PiRSA,
     classify,
-    explanations,
-    minimum_covers,
     observe,
     paper_additive,
     separate,

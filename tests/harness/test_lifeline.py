@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 POOL_PARENT = textwrap.dedent("""
     import sys, time
-    from elenchos.family import worker_pool
+    from elenchos.observations import worker_pool
 
     pool = worker_pool(2)
     futures = [pool.submit(time.sleep, 120) for _ in range(2)]
@@ -70,7 +70,7 @@ def test_family_pool_workers_exit_when_the_parent_is_killed() -> None:
 def test_watch_parent_ends_a_blocked_worker() -> None:
     script = textwrap.dedent("""
         import os, sys, time
-        from harness.lifeline import watch_parent
+        from lambdapy.lifeline import watch_parent
 
         parent = os.getpid()
         pid = os.fork()

@@ -22,7 +22,7 @@ pytest.importorskip("inspect_ai", reason="inspect_ai is not installed (pip insta
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import get_model
 
-from elenchos.run import ElenchosRunConfig, run_elenchos
+from harness.elenchos.run import ElenchosRunConfig, run_elenchos
 from harness.inspect_adapter.elenchos import elenchos_task
 from harness.inspect_adapter.importer import import_log
 from harness.inspect_adapter.mira import mira_task, mock_outputs, tool_system_prompt

@@ -1,4 +1,4 @@
-"""The Elenchos parts of ``run_eval.py`` (wired in ``harness/elenchos/plugin.py``).
+"""``run_eval.py elenchos``: the Elenchos benchmark plug-in (``PLUGIN``), its scorer and its main-job step.
 
     python run_eval.py elenchos --suite ladder|benchmark --agent sra|random|optimal --out runs/NAME
            [--seed 1234] [--repetitions 5] [--sessions FILE|FOLDER|ORG/NAME [--config C] [--revision R]]
@@ -18,20 +18,14 @@ import shutil
 import sys
 from pathlib import Path
 
+from elenchos.cli import run as generate
 from elenchos.family import PI_RSA_CHOICES
-from elenchos.report import (
-    ScoredRun,
-    compare,
-    comparison_tables,
-    render_text,
-    run_tables,
-    score_run,
-    score_runs,
-    summary_json,
-)
-from elenchos.run import ElenchosRunConfig, run_elenchos
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES
+from harness.elenchos.report import ScoredRun, comparison_tables, render_text, run_tables, summary_json
+from harness.elenchos.run import ElenchosRunConfig, run_elenchos
+from harness.elenchos.score import compare, score_run, score_runs
 from harness.errors import ConfigMismatch
+from harness.plugins import Benchmark
 from harness.registry import parse_options
 
 MAIN_AGENTS = ("sra", "optimal", "random")
@@ -96,8 +90,6 @@ def add_main_arguments(p: argparse.ArgumentParser) -> None:
 
 def main_step(out: Path, args: argparse.Namespace) -> int:
     """Write the family and the session files, run SRA, optimal and random on both suites, print the tables."""
-    from elenchos.cli import run as generate
-
     seed = getattr(args, "elenchos_seed", DEFAULT_SEED)
     repetitions = getattr(args, "elenchos_repetitions", DEFAULT_REPETITIONS)
     data = out / "data" / "elenchos"
@@ -138,3 +130,14 @@ def _set_aside(run_path: Path) -> None:
     target = run_path.with_name(f"{run_path.name}.stale-{n}")
     run_path.rename(target)
     print(f"   {run_path.name} was run on other sessions; kept as {target.name}", file=sys.stderr)
+
+
+PLUGIN = Benchmark(
+    name="elenchos",
+    help="run an agent over Elenchos audit sessions (Ladder or Benchmark)",
+    add_arguments=add_arguments,
+    run=run,
+    score=score,
+    main_step=main_step,
+    add_main_arguments=add_main_arguments,
+)

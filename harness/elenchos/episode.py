@@ -18,13 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from elenchos.metrics import session_metrics
-from elenchos.tools import AuditSession
-from elenchos.types import ElenchosTurn, ToolCall, ToolExchange, ToolResult
+from harness.elenchos.metrics import session_metrics
+from harness.elenchos.tools import AuditSession
+from harness.elenchos.types import ElenchosTurn, ToolCall, ToolExchange, ToolResult
 from harness.scheduler import Pending
 
 AGENT = "agent"
-PROTOCOL_VERSION = "elenchos-protocol/1"
 TRANSCRIPT_FORMAT = "elenchos-transcript/1"
 EXTRA_TURNS = 25
 GRACE_TURNS = 3

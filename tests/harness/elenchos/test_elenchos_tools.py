@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from elenchos.episode import GRACE_TURNS, ElenchosEpisode
-from elenchos.tools import AuditSession
-from elenchos.types import ToolCall
+from harness.elenchos.episode import GRACE_TURNS, ElenchosEpisode
+from harness.elenchos.tools import AuditSession
+from harness.elenchos.types import ToolCall
 from schemas import load_schema, schema_errors
 
 

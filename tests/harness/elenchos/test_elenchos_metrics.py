@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from elenchos.metrics import aggregate, bootstrap, chance, e_elx, fault, jaccard, precision, recall, wilson
+from harness.elenchos.metrics import aggregate, bootstrap, chance, e_elx, fault, jaccard, precision, recall, wilson
 
 
 def test_e_elx_equation_1() -> None:

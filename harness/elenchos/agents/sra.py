@@ -9,7 +9,7 @@ each kernel's observations with the expected table (the sound kernel and the 13 
   ``A`` / ``ID_01``, reported as a guess in its justification);
 * the mutation set is the smallest set (of a size the prompt allows) that explains every observation
   additively -- each observation is the expected one of some member, and every member's signature is seen
-  (``elenchos.family.explanations``); ties go to the first set in ID order, and the justification says so.
+  (``elenchos.classification.explanations``); ties go to the first set in ID order, and the justification says so.
 
 By construction it scores V = 1 on every singleton (equation 4) and on every set that is additive under the
 SRA-recoverable rule (``Candidate.kind_sra``); sets additive only under the paper's formula may have another
@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from elenchos.agents.common import allowed_sizes, evidence, key_of, key_of_json
-from elenchos.family import Family, PiRSA, explanations, family
-from elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
+from elenchos.classification import explanations
+from elenchos.family import Family, PiRSA, family
+from harness.elenchos.agents.common import allowed_sizes, evidence, key_of, key_of_json
+from harness.elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
 
 
 class SimpleReflexAgent(ElenchosAgent):

@@ -6,11 +6,13 @@ from collections.abc import Iterable
 
 import pytest
 
-from elenchos.agents import OptimalAgent, RandomAgent, SimpleReflexAgent
-from elenchos.episode import AGENT, ElenchosEpisode
 from elenchos.family import Family, level0_probes
 from elenchos.sessions import BENCHMARK_LEVEL, session_seed
-from elenchos.types import ElenchosAgent
+from harness.elenchos.agents.optimal import OptimalAgent
+from harness.elenchos.agents.random_agent import RandomAgent
+from harness.elenchos.agents.sra import SimpleReflexAgent
+from harness.elenchos.episode import AGENT, ElenchosEpisode
+from harness.elenchos.types import ElenchosAgent
 from harness.scheduler import run_episodes
 from schemas import schema_errors
 

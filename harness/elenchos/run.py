@@ -19,12 +19,13 @@ from typing import Any
 from tqdm import tqdm
 
 from elenchos import ELENCHOS_VERSION
-from elenchos.episode import AGENT, PROTOCOL_VERSION, ElenchosEpisode
 from elenchos.family import PI_RSA_CHOICES, family, level0_probes
-from elenchos.metrics import session_metrics, summarize
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions, suite_of
-from elenchos.types import ElenchosAgent
 from harness import HARNESS_VERSION, registry
+from harness.elenchos import PROTOCOL_VERSION
+from harness.elenchos.episode import AGENT, ElenchosEpisode
+from harness.elenchos.metrics import session_metrics, summarize
+from harness.elenchos.types import ElenchosAgent
 from harness.errors import ConfigMismatch, HarnessError, InputError, InputErrors
 from harness.rundir import (
     RunDir,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from elenchos.types import ElenchosTurn
+from harness.elenchos.types import ElenchosTurn
 from lambdapy import Observation
 
 ObsKey = tuple[str, str | None, str | None]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from elenchos.types import TOOLS, ToolCall, ToolResult
+from harness.elenchos.types import TOOLS, ToolCall, ToolResult
 from lambdapy import Kernel, KernelConfig, diff
 from lambdapy.mutations import normalize_id
 from schemas import schema_errors

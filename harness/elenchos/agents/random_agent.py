@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from elenchos.agents.common import allowed_sizes
 from elenchos.family import Family, family
-from elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
+from harness.elenchos.agents.common import allowed_sizes
+from harness.elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
 
 
 class RandomAgent(ElenchosAgent):

@@ -22,9 +22,9 @@ import math
 from collections import Counter
 from typing import Any
 
-from elenchos.agents.common import allowed_sizes, evidence, key_of, key_of_json
 from elenchos.family import SOUND, Config, Family, family
-from elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
+from harness.elenchos.agents.common import allowed_sizes, evidence, key_of, key_of_json
+from harness.elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
 
 Hypothesis = tuple[str, Config]  # (label, set); ("neither", ())
 

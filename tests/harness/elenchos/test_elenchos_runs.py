@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from elenchos.report import score_run
-from elenchos.run import ElenchosRunConfig, run_elenchos
+from harness.elenchos.run import ElenchosRunConfig, run_elenchos
+from harness.elenchos.score import score_run
 from harness.errors import ConfigMismatch, HarnessError, InputErrors
 from harness.rundir import RunDir
 

@@ -1,29 +1,17 @@
-"""Deterministic agents for the ``elenchos.agent`` role (registered in ``harness/elenchos_agents.py``).
-
-| spec | agent |
-|---|---|
-| ``sra`` (``simple_reflex_agent``) | ``SimpleReflexAgent``: probes Pi_RSA, matches against the expected table |
-| ``optimal`` | ``OptimalAgent``: adaptive, information-greedy over the library and the hypothesis space |
-| ``random`` | ``RandomAgent``: no probes, a uniformly random admissible answer (the paper's chance levels) |
-
-Factories take ``(arg, options)`` as the harness registry expects; ``random`` accepts ``seed=N``, ``sra``
-accepts ``pi_rsa=level0|cover`` (set from ``--pi-rsa`` by ``elenchos.run``).
-"""
+"""The factories of the deterministic Elenchos agents (``(arg, options) -> agent``, see ``__init__``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from elenchos.agents.optimal import OptimalAgent
-from elenchos.agents.random_agent import RandomAgent
-from elenchos.agents.sra import SimpleReflexAgent
-
-__all__ = ["OptimalAgent", "RandomAgent", "SimpleReflexAgent", "make_optimal", "make_random", "make_sra"]
+from elenchos.family import PI_RSA_CHOICES, family
+from harness.elenchos.agents.optimal import OptimalAgent
+from harness.elenchos.agents.random_agent import RandomAgent
+from harness.elenchos.agents.sra import SimpleReflexAgent
+from harness.errors import HarnessError
 
 
 def _no_options(name: str, options: dict[str, str], allowed: tuple[str, ...] = ()) -> None:
-    from harness.errors import HarnessError
-
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         raise HarnessError(f"the {name} agent takes no option(s) {', '.join(unknown)}"
@@ -31,9 +19,6 @@ def _no_options(name: str, options: dict[str, str], allowed: tuple[str, ...] = (
 
 
 def make_sra(arg: str | None, options: dict[str, str]) -> Any:
-    from elenchos.family import PI_RSA_CHOICES, family
-    from harness.errors import HarnessError
-
     _no_options("sra", options, ("pi_rsa",))
     choice = options.get("pi_rsa", "level0")
     if choice not in PI_RSA_CHOICES:
@@ -49,3 +34,4 @@ def make_optimal(arg: str | None, options: dict[str, str]) -> Any:
 def make_random(arg: str | None, options: dict[str, str]) -> Any:
     _no_options("random", options, ("seed",))
     return RandomAgent(seed=int(options.get("seed", 1234)))
+
