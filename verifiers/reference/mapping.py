@@ -4,7 +4,7 @@ converters, the released answer in our types and back in the release's shape."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -80,6 +80,11 @@ def release_answer(rec: Release, family: Family, keys: tuple[str, ...], sol: dic
     return tuple(sol[k] for k in keys)
 
 
+def released(rec: Release, keys: tuple[str, ...] = ()) -> Answer:
+    """The record's released answer as our exact value of its family's answer type."""
+    return release_answer(rec, FAMILIES[rec.family], keys)
+
+
 def release_shape(answer: Answer, family: Family, keys: tuple[str, ...], like: dict[str, Any]) -> dict[str, Any]:
     """Our value written in the release's shape (the keys and key order of ``like``)."""
     if family.answer_type == "rational":
@@ -101,6 +106,7 @@ def plain(value: Answer | None) -> Any:
 
 # ====================================================================== converting constraints
 Converter = Callable[[Release, Constraint, str], Constraint]
+Views = tuple[list[Constraint], list[Constraint], Constraint]  # A's, B's, the hint
 
 
 def convert_all(rec: Release, agent: str, converters: dict[str, Converter]) -> list[Constraint]:
@@ -131,6 +137,18 @@ def int_fields(*keys: str, kind: str | None = None) -> Converter:
     return conv
 
 
+def int_list_field(key: str, length: int, wrong_length: Callable[[list[int]], str]) -> Converter:
+    """A converter for ``{key: [length integers]}`` constraints; ``wrong_length`` words the error for another length."""
+
+    def conv(rec: Release, c: Constraint, where: str) -> Constraint:
+        values = rec.int_list(c, key, where)
+        if len(values) != length:
+            rec.fail(f"{where}.{key}", wrong_length(values))
+        return {"type": c["type"], key: values}
+
+    return conv
+
+
 def frac_type(*keys: str) -> Converter:
     """A converter for ``{..keys (integers).., num, denom}`` constraints."""
 
@@ -155,8 +173,34 @@ def lin_eq(variables: tuple[str, ...]) -> Converter:
     return conv
 
 
+def named_lin_eq(variables: tuple[str, ...], rows: dict[str, Sequence[int]], expected: str) -> Converter:
+    """A converter for a ``lin_eq`` that must be one of the family's named equations (its coefficient row names it);
+    ``expected`` says which rows are, in the error for any other."""
+
+    def conv(rec: Release, c: Constraint, where: str) -> Constraint:
+        eq = lin_eq(variables)(rec, c, where)
+        for name, row in rows.items():
+            if [eq["coeffs"][v] for v in variables] == list(row):
+                return {"type": "lin_eq", "name": name, "coeffs": eq["coeffs"], "rhs": eq["rhs"]}
+        return rec.fail(f"{where}.coeffs", expected)
+
+    return conv
+
+
 def hint_of(rec: Release, b: list[Constraint]) -> Constraint:
     return b[rec.hint()[2]]
+
+
+def read_views(rec: Release, converters: dict[str, Converter], *hint_kinds: str,
+               b_converters: dict[str, Converter] | None = None) -> Views:
+    """(A's constraints, B's constraints, the hint): each view through the converters (B's own where given), then
+    the hint, one of B's constraints, of one of ``hint_kinds`` where any are given."""
+    a = convert_all(rec, "A", converters)
+    b = convert_all(rec, "B", converters if b_converters is None else b_converters)
+    hint = hint_of(rec, b)
+    if hint_kinds:
+        expect_hint(rec, hint, *hint_kinds)
+    return a, b, hint
 
 
 def domain(statement: str, **fields: Any) -> Constraint:

@@ -6,14 +6,7 @@ import re
 
 from generators.base import Constraint
 from generators.families import circuit_missing_resistance as _cir
-from verifiers.reference.mapping import (
-    Mapped,
-    Spec,
-    convert_all,
-    fam,
-    hint_of,
-    release_answer,
-)
+from verifiers.reference.mapping import Mapped, Spec, read_views, released
 from verifiers.reference.release import Release
 
 _JOIN = re.compile(r"\s*(R\d+|G\d+) and (R\d+|G\d+) are connected in (series|parallel), forming "
@@ -43,8 +36,7 @@ def map_circuit(rec: Release) -> Mapped:
         return {"type": "resistance", "resistor": k + 1, "value": r.integer(c, "value", where)}
 
     conv = {"topology": topology, "resistance": resistance}
-    a, b = convert_all(rec, "A", conv), convert_all(rec, "B", {"resistance": resistance})
-    hint = hint_of(rec, b)
+    a, b, hint = read_views(rec, conv, b_converters={"resistance": resistance})
     n = rec.meta_int("n_resistors")
     if len(pending_total) != 1:
         rec.fail("agent_views[0].private_data.constraints_machine", "the topology must name the total resistance once")
@@ -62,7 +54,7 @@ def map_circuit(rec: Release) -> Mapped:
     return Mapped(a, b, hint, f"R{hint['resistor']}", hint["value"],
                   {"type": "equivalent_resistance", "network": network},
                   f"What is R_eq, the equivalent resistance in ohms of the whole network {network} between its two "
-                  "terminals? Give it as a reduced fraction.", ["R_eq"], release_answer(rec, fam(rec), ()))
+                  "terminals? Give it as a reduced fraction.", ["R_eq"], released(rec))
 
 
 SPEC = Spec(map_circuit, "rational")

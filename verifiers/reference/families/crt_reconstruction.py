@@ -3,16 +3,7 @@
 from __future__ import annotations
 
 from generators.base import Constraint
-from verifiers.reference.mapping import (
-    Mapped,
-    Spec,
-    convert_all,
-    domain,
-    expect_hint,
-    fam,
-    hint_of,
-    release_answer,
-)
+from verifiers.reference.mapping import Mapped, Spec, domain, read_views, released
 from verifiers.reference.release import Release
 
 
@@ -24,17 +15,14 @@ def map_crt(rec: Release) -> Mapped:
         return {"type": "congruence", "var": r.text(c, "var", where), "index": next(count), "mod": mod,
                 "residue": residue}
 
-    a = convert_all(rec, "A", {"congruence": congruence})
-    b = convert_all(rec, "B", {"congruence": congruence})
-    hint = hint_of(rec, b)
-    expect_hint(rec, hint, "congruence")
+    a, b, hint = read_views(rec, {"congruence": congruence}, "congruence")
     a.append(domain("x also satisfies one more congruence x ≡ r3 (mod m3), which your partner knows; x is the unique "
                     "integer with 0 <= x < m1*m2*m3 that satisfies all three."))
     slot = _crt_slot(hint["index"])
     return Mapped(a, b, hint, slot, {"modulus": hint["mod"], "residue": hint["residue"]},
                   {"type": "crt", "variable": hint["var"], "n_congruences": len(a) - 1 + len(b)},
                   "What is x, the unique integer with 0 <= x < m1*m2*m3 that satisfies all three congruences?",
-                  [hint["var"]], release_answer(rec, fam(rec), ()))
+                  [hint["var"]], released(rec))
 
 
 def _crt_slot(index: int) -> str:

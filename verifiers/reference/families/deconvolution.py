@@ -8,17 +8,7 @@ from typing import Any
 from generators.base import Constraint
 from generators.errors import Inconsistent, NotUnique
 from generators.linalg import solve_affine
-from verifiers.reference.mapping import (
-    Mapped,
-    Spec,
-    check_unknowns,
-    convert_all,
-    domain,
-    fam,
-    hint_of,
-    int_fields,
-    release_answer,
-)
+from verifiers.reference.mapping import Mapped, Spec, check_unknowns, domain, int_fields, read_views, released
 from verifiers.reference.release import Release
 
 
@@ -88,8 +78,7 @@ def _check_convolution_texts(rec: Release, agent: str, h: list[int]) -> None:
 
 def map_deconvolution(rec: Release) -> Mapped:
     conv = {"conv_eq": int_fields("index", "value")}
-    a, b = convert_all(rec, "A", conv), convert_all(rec, "B", conv)
-    hint = hint_of(rec, b)
+    a, b, hint = read_views(rec, conv)
     h = rec.int_list(rec.meta, "kernel", "global_metadata")
     n = rec.meta_int("length_x")
     keys = tuple(f"x{j}" for j in range(n))
@@ -103,7 +92,7 @@ def map_deconvolution(rec: Release) -> Mapped:
     m = Mapped([described, {"type": "kernel", "values": h}, *a], b, hint, f"y_{hint['index']}", hint["value"],
                {"type": "signal", "length": n},
                f"What is the signal x = ({', '.join(keys)})? Give all {n} entries as integers.", list(keys),
-               release_answer(rec, fam(rec), keys), keys=keys)
+               released(rec, keys), keys=keys)
     if h[0] == 0:
         m.rule_violations.append("h0 = 0")
     elif not any(h[1:]):

@@ -8,17 +8,7 @@ from fractions import Fraction
 
 from generators.base import Constraint
 from generators.families import geometry_coordinates as _geo
-from verifiers.reference.mapping import (
-    Converter,
-    GenLevel,
-    Mapped,
-    Spec,
-    convert_all,
-    fam,
-    hint_of,
-    lin_eq,
-    release_answer,
-)
+from verifiers.reference.mapping import Converter, GenLevel, Mapped, Spec, convert_all, hint_of, lin_eq, released
 from verifiers.reference.release import Release
 
 RELEASE_OFFSETS = ((3, 4), (4, 3), (5, 12), (12, 5))  # Q = P + offset in the release's generator
@@ -54,7 +44,7 @@ def map_geometry(rec: Release) -> Mapped:
                {"type": "distance", "from": "P", "to": "Q"},
                "P = (x, y) is the intersection point of line L1 with a second line L2, which your partner knows. What "
                "is d(P, Q), the distance from P to Q? It is a whole number; give the integer.", ["d(P, Q)"],
-               release_answer(rec, fam(rec), ()))
+               released(rec))
     m.generation = [
         GenLevel("pinned_by_range", f"range (P an integer point in [-{4 + d}, {4 + d}]^2, L2's coefficients in "
                                     f"[-{3 + d}, {3 + d}], |PQ| whole)", [box]),

@@ -4,17 +4,7 @@ from __future__ import annotations
 
 from generators.base import Constraint
 from generators.families import laplace_grid as _lap
-from verifiers.reference.mapping import (
-    Mapped,
-    Spec,
-    check_unknowns,
-    convert_all,
-    domain,
-    expect_hint,
-    fam,
-    hint_of,
-    release_answer,
-)
+from verifiers.reference.mapping import Mapped, Spec, check_unknowns, domain, read_views, released
 from verifiers.reference.release import Release
 
 
@@ -36,15 +26,13 @@ def map_laplace(rec: Release) -> Mapped:
         return {"type": "value", "var": c["var"], "value": r.integer(c, "value", where)}
 
     conv = {"lin_eq": equation, "value": value}
-    a, b = convert_all(rec, "A", conv), convert_all(rec, "B", conv)
-    hint = hint_of(rec, b)
-    expect_hint(rec, hint, "value")
+    a, b, hint = read_views(rec, conv, "value")
     ti, tj = rec.int_list(rec.meta, "target_cell", "global_metadata")
     return Mapped([domain(_lap.grid_statement(n), grid_size=n), *a], b, hint, hint["var"], hint["value"],
                   {"type": "grid_value", "grid_size": n, "var": _lap.var(ti, tj)},
                   f"What is u_{ti}_{tj}, the value of the interior cell in row {ti}, column {tj}? "
                   "Give it as an integer.",
-                  [_lap.var(ti, tj)], release_answer(rec, fam(rec), ()))
+                  [_lap.var(ti, tj)], released(rec))
 
 
 SPEC = Spec(map_laplace, "int")

@@ -4,18 +4,7 @@ from __future__ import annotations
 
 from generators.base import Constraint
 from generators.families import linear_system_separator as _lss
-from verifiers.reference.mapping import (
-    GenLevel,
-    Mapped,
-    Spec,
-    convert_all,
-    expect_hint,
-    fam,
-    hint_of,
-    integer_line_alternatives,
-    lin_eq,
-    release_answer,
-)
+from verifiers.reference.mapping import GenLevel, Mapped, Spec, integer_line_alternatives, lin_eq, read_views, released
 from verifiers.reference.release import Release
 
 
@@ -32,15 +21,12 @@ def map_linear_separator(rec: Release) -> Mapped:
             r.fail(f"{where}.var", f"expected one of {list(_lss.VARS)}, got {var!r}")
         return {"type": "value", "var": var, "value": r.integer(c, "value", where)}
 
-    a = convert_all(rec, "A", {"lin_eq": equation})
-    b = convert_all(rec, "B", {"value": value})
-    hint = hint_of(rec, b)
-    expect_hint(rec, hint, "value")
+    a, b, hint = read_views(rec, {"lin_eq": equation}, "value", b_converters={"value": value})
     d = rec.difficulty
     m = Mapped(a, b, hint, hint["var"], hint["value"], {"type": "solution", "vars": list(_lss.VARS)},
                "a, b and c are integers, and your partner knows the value of exactly one of them. What is the solution "
                "(a, b, c) of the system? Give the three integers a, b and c.", list(_lss.VARS),
-               release_answer(rec, fam(rec), _lss.VARS), keys=_lss.VARS)
+               released(rec, _lss.VARS), keys=_lss.VARS)
     if all(c["coeffs"][hint["var"]] == 0 for c in a):
         m.rule_violations.append(f"{hint['var']} occurs in none of A's equations, so it separates nothing")
     m.generation = [GenLevel("pinned_by_range", f"range (a, b, c integers in [-{5 + d}, {5 + d}])",

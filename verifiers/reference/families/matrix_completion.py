@@ -4,16 +4,7 @@ from __future__ import annotations
 
 from generators import intlinalg as _ila
 from generators.base import Constraint
-from verifiers.reference.mapping import (
-    GenLevel,
-    Mapped,
-    Spec,
-    convert_all,
-    fam,
-    hint_of,
-    int_fields,
-    release_answer,
-)
+from verifiers.reference.mapping import GenLevel, Mapped, Spec, fam, int_fields, read_views, released
 from verifiers.reference.release import Release
 
 
@@ -25,16 +16,14 @@ def _entry(rec: Release, c: Constraint, where: str) -> Constraint:
 
 
 def map_matrix(rec: Release) -> Mapped:
-    a = convert_all(rec, "A", {"entry": _entry})
-    b = convert_all(rec, "B", {"entry": _entry})
-    hint = hint_of(rec, b)
+    a, b, hint = read_views(rec, {"entry": _entry})
     family = fam(rec)
     told = _ila.with_statement({"type": "domain", "rank": 1, "positive_integer": False}, family.domain_text)
     r, c = rec.int_list(rec.meta, "target", "global_metadata")
     m = Mapped([*a, told], b, hint, f"m{hint['row']}{hint['col']}", hint["value"],
                {"type": "matrix_entry", "row": r, "col": c},
                f"What is m{r}{c}, the entry in row {r}, column {c} of M? Give the integer.",
-               [f"m{r}{c}"], release_answer(rec, family, ()))
+               [f"m{r}{c}"], released(rec))
     top = 2 + rec.difficulty
     m.generation = [
         GenLevel("pinned_by_positivity", "positivity (positive integer entries)",

@@ -3,34 +3,16 @@
 from __future__ import annotations
 
 from generators import intlinalg as _ila
-from generators.base import Constraint
 from generators.families import moment_problem as _mom
-from verifiers.reference.mapping import (
-    GenLevel,
-    Mapped,
-    Spec,
-    convert_all,
-    fam,
-    hint_of,
-    lin_eq,
-    release_answer,
-)
+from verifiers.reference.mapping import GenLevel, Mapped, Spec, fam, named_lin_eq, read_views, released
 from verifiers.reference.release import Release
 
-
-def _moment(rec: Release, c: Constraint, where: str) -> Constraint:
-    eq = lin_eq(_mom.VARS)(rec, c, where)
-    for name, (row, _) in _mom.MOMENTS.items():
-        if tuple(eq["coeffs"][v] for v in _mom.VARS) == row:
-            return {"type": "lin_eq", "name": name, "coeffs": eq["coeffs"], "rhs": eq["rhs"]}
-    return rec.fail(f"{where}.coeffs", "not a moment equation on the support {0, 1, 2} "
-                                       "(coefficients (1,1,1), (0,1,2) or (0,1,4))")
+_moment = named_lin_eq(_mom.VARS, {name: row for name, (row, _) in _mom.MOMENTS.items()},
+                       "not a moment equation on the support {0, 1, 2} (coefficients (1,1,1), (0,1,2) or (0,1,4))")
 
 
 def map_moment(rec: Release) -> Mapped:
-    a = convert_all(rec, "A", {"lin_eq": _moment})
-    b = convert_all(rec, "B", {"lin_eq": _moment})
-    hint = hint_of(rec, b)
+    a, b, hint = read_views(rec, {"lin_eq": _moment})
     total = next((c["rhs"] for c in a if c["name"] == "m0"), None)
     if total is None or total < 1:
         rec.fail("agent_views[0].private_data.constraints_machine", "A's view has no positive sum q0 + q1 + q2 = D")
@@ -40,7 +22,7 @@ def map_moment(rec: Release) -> Mapped:
     m = Mapped([told, *a], b, hint, hint["name"], hint["rhs"],
                {"type": "weights", "vars": list(_mom.VARS), "support": [0, 1, 2]},
                "What are the weights (q0, q1, q2)? Give the three integers.", list(_mom.VARS),
-               release_answer(rec, family, _mom.VARS), keys=_mom.VARS)
+               released(rec, _mom.VARS), keys=_mom.VARS)
     m.generation = [GenLevel("pinned_by_positivity", f"positivity (integer weights >= 1, summing to {total})",
                              [{"type": "domain", "integer": True, "lower": 1, "upper": total, "total": total}])]
     return m

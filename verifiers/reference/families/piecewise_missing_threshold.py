@@ -5,17 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from generators.base import Constraint
-from verifiers.reference.mapping import (
-    GenLevel,
-    Mapped,
-    Spec,
-    convert_all,
-    expect_hint,
-    fam,
-    hint_of,
-    int_fields,
-    release_answer,
-)
+from verifiers.reference.mapping import GenLevel, Mapped, Spec, int_fields, read_views, released
 from verifiers.reference.release import Release
 
 
@@ -36,16 +26,14 @@ def _threshold_alternatives(hint: Constraint, view_a: list[Constraint], target: 
 
 def map_piecewise(rec: Release) -> Mapped:
     conv = {"query_point": int_fields("x"), "branch_formula": _branch, "threshold": int_fields("value")}
-    a, b = convert_all(rec, "A", conv), convert_all(rec, "B", conv)
-    hint = hint_of(rec, b)
-    expect_hint(rec, hint, "threshold")
+    a, b, hint = read_views(rec, conv, "threshold")
     x = next((c["x"] for c in a if c["type"] == "query_point"), None)
     if x is None:
         rec.fail("agent_views[0].private_data.constraints_machine", "A's view has no query point")
     top = 5 + 3 * rec.difficulty
     m = Mapped(a, b, hint, "t", hint["value"], {"type": "function_value", "function": "f", "at": "query_point"},
                f"What is f({x}), the value of the piecewise function f at the query point x = {x}? Give an integer.",
-               [f"f({x})"], release_answer(rec, fam(rec), ()))
+               [f"f({x})"], released(rec))
     m.generation = [GenLevel("pinned_by_range", f"range (t an integer in [-{top}, {top}], t != x)",
                              [{"type": "domain", "var": "t", "integer": True, "min": -top, "max": top,
                                "excludes_query_point": True}])]

@@ -6,23 +6,13 @@ from fractions import Fraction
 
 from generators.errors import Inconsistent
 from generators.families import poly_interpolation as _pol
-from verifiers.reference.mapping import (
-    Mapped,
-    Spec,
-    convert_all,
-    domain,
-    fam,
-    hint_of,
-    int_fields,
-    release_answer,
-)
+from verifiers.reference.mapping import Mapped, Spec, domain, int_fields, read_views, released
 from verifiers.reference.release import Release
 
 
 def map_poly(rec: Release) -> Mapped:
     conv = {"point": int_fields("x", "y")}
-    a, b = convert_all(rec, "A", conv), convert_all(rec, "B", conv)
-    hint = hint_of(rec, b)
+    a, b, hint = read_views(rec, conv)
     degree = len(a)  # the release tells A that it holds `degree` points and B the one more that fixes p
     if "degree" in rec.meta and rec.meta_int("degree") != degree:
         rec.fail("global_metadata.degree", f"A holds {degree} points, so p has degree {degree}, "
@@ -33,7 +23,7 @@ def map_poly(rec: Release) -> Mapped:
     return Mapped([told, *a], b, hint, f"p({hint['x']})", hint["y"],
                   {"type": "poly_value", "poly": "p", "x": x_star, "degree": degree},
                   f"What is p({x_star}), the value of the polynomial p at x = {x_star}? Give the integer.",
-                  [f"p({x_star})"], release_answer(rec, fam(rec), ()),
+                  [f"p({x_star})"], released(rec),
                   extra_aliases=["your interpolation point", "the missing interpolation point"])
 
 

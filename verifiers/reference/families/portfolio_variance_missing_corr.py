@@ -6,26 +6,13 @@ from fractions import Fraction
 
 from generators.base import frac, frac_json
 from generators.errors import NotUnique
-from verifiers.reference.mapping import (
-    Mapped,
-    Spec,
-    convert_all,
-    domain,
-    expect_hint,
-    fam,
-    frac_type,
-    hint_of,
-    int_fields,
-    release_answer,
-)
+from verifiers.reference.mapping import Mapped, Spec, domain, frac_type, int_fields, read_views, released
 from verifiers.reference.release import Release
 
 
 def map_portfolio(rec: Release) -> Mapped:
     conv = {"weight": frac_type("asset"), "std": int_fields("asset", "value"), "corr": frac_type("asset_i", "asset_j")}
-    a, b = convert_all(rec, "A", conv), convert_all(rec, "B", conv)
-    hint = hint_of(rec, b)
-    expect_hint(rec, hint, "corr")
+    a, b, hint = read_views(rec, conv, "corr")
     n = rec.meta_int("n_assets")
     told = domain(f"A portfolio holds {n} assets, numbered {', '.join(map(str, range(n)))}. w_i is the fraction of the "
                   "portfolio in asset i (the weights sum to 1), sigma_i is the standard deviation of asset i's return "
@@ -35,7 +22,7 @@ def map_portfolio(rec: Release) -> Mapped:
     return Mapped([told, *a], b, hint, f"rho({i},{j})", frac_json(frac(hint)),
                   {"type": "portfolio_variance", "n_assets": n},
                   "What is the portfolio variance sigma_p^2 = sum over i and j of w_i w_j sigma_i sigma_j rho(i,j)? "
-                  "Give it as a reduced fraction.", ["sigma_p^2"], release_answer(rec, fam(rec), ()))
+                  "Give it as a reduced fraction.", ["sigma_p^2"], released(rec))
 
 
 def _portfolio_formula(m: Mapped) -> Fraction:

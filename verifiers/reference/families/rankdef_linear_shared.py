@@ -4,17 +4,7 @@ from __future__ import annotations
 
 from generators import intlinalg as _ila
 from generators.base import Constraint
-from verifiers.reference.mapping import (
-    GenLevel,
-    Mapped,
-    Spec,
-    convert_all,
-    domain,
-    fam,
-    hint_of,
-    lin_eq,
-    release_answer,
-)
+from verifiers.reference.mapping import GenLevel, Mapped, Spec, domain, lin_eq, read_views, released
 from verifiers.reference.release import Release
 
 
@@ -26,9 +16,7 @@ def map_rankdef(rec: Release) -> Mapped:
         eq = lin_eq(variables)(r, c, where)
         return {"type": "lin_eq", "eq": next(labels), "coeffs": eq["coeffs"], "rhs": eq["rhs"]}
 
-    a = convert_all(rec, "A", {"lin_eq": equation})
-    b = convert_all(rec, "B", {"lin_eq": equation})
-    hint = hint_of(rec, b)
+    a, b, hint = read_views(rec, {"lin_eq": equation})
     labels_b = ", ".join(f"({c['eq']})" for c in b)
     told = domain(f"x, y and z are integers. Your partner knows more linear equations in x, y and z, labelled "
                   f"{labels_b}.", integer=list(variables))
@@ -36,7 +24,7 @@ def map_rankdef(rec: Release) -> Mapped:
     m = Mapped([*a, told], b, hint, f"equation ({hint['eq']})", {"coeffs": hint["coeffs"], "rhs": hint["rhs"]},
                {"type": "solution", "variables": list(variables)},
                "What is the solution (x, y, z) of the system? Give the three integers.", list(variables),
-               release_answer(rec, fam(rec), variables), keys=variables)
+               released(rec, variables), keys=variables)
     m.generation = [GenLevel("pinned_by_range", f"range (x, y, z integers in [-{5 + d}, {5 + d}])",
                              pins=lambda mm: _box_pin(mm, variables, -5 - d, 5 + d))]
     return m

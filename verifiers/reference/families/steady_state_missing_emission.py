@@ -3,25 +3,13 @@
 from __future__ import annotations
 
 from generators.base import frac, frac_json
-from verifiers.reference.mapping import (
-    Mapped,
-    Spec,
-    convert_all,
-    domain,
-    expect_hint,
-    fam,
-    frac_type,
-    hint_of,
-    release_answer,
-)
+from verifiers.reference.mapping import Mapped, Spec, domain, frac_type, read_views, released
 from verifiers.reference.release import Release
 
 
 def map_steady_state(rec: Release) -> Mapped:
     conv = {"transition": frac_type("from_state", "to_state"), "emission": frac_type("state", "symbol")}
-    a, b = convert_all(rec, "A", conv), convert_all(rec, "B", conv)
-    hint = hint_of(rec, b)
-    expect_hint(rec, hint, "emission")
+    a, b, hint = read_views(rec, conv, "emission")
     n, k, o = rec.meta_int("n_states"), rec.meta_int("n_symbols"), rec.meta_int("target_symbol")
     told = domain(f"A hidden Markov model has hidden states {', '.join(map(str, range(n)))} and observation symbols "
                   f"{', '.join(map(str, range(k)))}. P[i][j] is the probability that the hidden chain moves from state "
@@ -32,7 +20,7 @@ def map_steady_state(rec: Release) -> Mapped:
                   {"type": "observation_probability", "symbol": o, "n_states": n, "n_symbols": k},
                   f"In the stationary regime, what is the probability of observing symbol {o}, P(observe {o}) = sum "
                   f"over states s of pi_s E[s][{o}]? Give it as a reduced fraction.", [f"P(observe {o})"],
-                  release_answer(rec, fam(rec), ()))
+                  released(rec))
 
 
 SPEC = Spec(map_steady_state, "rational")
