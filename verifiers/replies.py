@@ -11,17 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from verifiers import jsonparse
 from verifiers.answers import prose_answer
-from verifiers.jsonparse import (
-    NO_OBJECT,
-    as_text,
-    as_word,
-    first_json_object,
-    lower_keys,
-    never_raises,
-    pick,
-    validation_error,
-)
 
 SOLVER_SCHEMA = "mira_solver_action"
 
@@ -29,24 +20,24 @@ _REQUEST_WORDS = {"request", "ask", "query", "question", "requesting"}
 _ANSWER_WORDS = {"answer", "final", "final_answer", "finalanswer", "submit", "solution", "final answer"}
 
 
-@never_raises
+@jsonparse.never_raises
 def read_solver_reply(text: str, answer_type: str,
                       answer_keys: list[str] | tuple[str, ...] = ()) -> tuple[dict[str, Any] | None, str | None]:
     """(normalised action object, None) or (None, parse error), for an instance of ``answer_type``/``answer_keys``."""
-    obj, error = first_json_object(text)
+    obj, error = jsonparse.first_json_object(text)
     if obj is None:
-        written = prose_answer(text, answer_type, answer_keys) if error == NO_OBJECT else None
+        written = prose_answer(text, answer_type, answer_keys) if error == jsonparse.NO_OBJECT else None
         if written is None:
             return None, error
         obj = {"action": "answer", "answer": written}  # "**Final answer:** 5/8", "$\\boxed{1124}$", "x = 2182"
-    o = lower_keys(obj)
-    request = as_text(pick(o, ("request", "question", "query", "ask", "request_text", "message")))
-    answer = pick(o, ("answer", "final_answer", "final", "result", "solution"))
+    o = jsonparse.lower_keys(obj)
+    request = jsonparse.as_text(jsonparse.pick(o, ("request", "question", "query", "ask", "request_text", "message")))
+    answer = jsonparse.pick(o, ("answer", "final_answer", "final", "result", "solution"))
     if answer is None and answer_type in ("int", "rational", "dict_int"):
         keys = {"int": ["value"], "rational": ["numerator", "denominator"]}.get(answer_type, answer_keys)
         if keys and all(k in o for k in keys):
             answer = {k: o[k] for k in keys}
-    word = as_word(pick(o, ("action", "type", "kind", "move", "act", "decision")))
+    word = jsonparse.as_word(jsonparse.pick(o, ("action", "type", "kind", "move", "act", "decision")))
     if word in _REQUEST_WORDS:
         action = "request"
     elif word in _ANSWER_WORDS:
@@ -58,7 +49,7 @@ def read_solver_reply(text: str, answer_type: str,
     else:
         return None, f"no action: expected 'request' or 'answer', got {word!r}" if word else "no action"
     normalized: dict[str, Any] = {"action": action}
-    reasoning = as_text(pick(o, ("reasoning", "thoughts", "thinking", "analysis", "rationale")))
+    reasoning = jsonparse.as_text(jsonparse.pick(o, ("reasoning", "thoughts", "thinking", "analysis", "rationale")))
     if reasoning is not None:
         normalized["reasoning"] = reasoning
     if action == "request":
@@ -69,5 +60,5 @@ def read_solver_reply(text: str, answer_type: str,
         if answer is None:
             return None, "a final answer without an answer"
         normalized["answer"] = answer
-    error = validation_error(SOLVER_SCHEMA, normalized)
+    error = jsonparse.validation_error(SOLVER_SCHEMA, normalized)
     return (None, error) if error else (normalized, None)
