@@ -1,7 +1,7 @@
 """``python -m verifiers validate FILE [FILE ...]``: exit 0 only if every instance passes.
 
 ``python -m verifiers import-reference FILE.jsonl [--out OURS.jsonl]``: import the authors' release
-(``verifiers/reference_import.py``).
+(``verifiers/reference/``).
 
 ``python -m verifiers check-answer --dataset FILE --id ID ANSWER_TEXT``: how one answer is read and whether it is
 correct (``verifiers/check_answer.py``).
@@ -14,7 +14,8 @@ import json
 import sys
 from collections.abc import Callable
 
-from verifiers import check_answer, reference_import
+from verifiers import check_answer
+from verifiers.reference import cli as reference_cli
 from verifiers.validate import validate_file
 
 
@@ -26,13 +27,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-errors", type=_count(0), default=50,
                    help="print (and keep in memory) at most this many errors; all are counted (default 50)")
     p.add_argument("--jobs", type=_count(1), default=1, help="worker processes (default 1)")
-    reference_import.add_parser(sub)
+    reference_cli.add_parser(sub)
     check_answer.add_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "check-answer":
         return check_answer.run(args)
     if args.command == "import-reference":
-        return reference_import.run(args)
+        return reference_cli.run(args)
     return validate_files(args.files, args.max_errors, args.jobs)
 
 

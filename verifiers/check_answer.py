@@ -2,9 +2,10 @@
 
 ``ANSWER_TEXT`` is what a solver sent: a whole reply (``{"action": "answer", "answer": ...}``, prose with
 ``Final answer: 5/8`` or ``\\boxed{...}``) or just the answer (``5/8``, ``{"value": 7}``, ``a = 1, b = 2``). It is
-read exactly as the harness reads a model's reply at its answer turn, and the command prints each step: the reply
-as read, the answer value found, the exact value it parses to (or why it does not parse), the expected value and
-the verdict. Exit status: 0 correct, 1 incorrect or unreadable, 2 for a bad dataset, id or argument.
+read exactly as the harness reads a model's reply at its answer turn (both use ``verifiers.replies``), and the
+command prints each step: the reply as read, the answer value found, the exact value it parses to (or why it does
+not parse), the expected value and the verdict. Exit status: 0 correct, 1 incorrect or unreadable, 2 for a bad
+dataset, id or argument.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from verifiers import safejson
 from verifiers.answers import AnswerParseError, answers_equal, decode_answer, format_answer, parse_answer
+from verifiers.replies import read_solver_reply
 
 
 def add_parser(sub: Any) -> None:
@@ -48,18 +50,11 @@ def _show(value: Any) -> str:
 
 
 def check(instance: dict[str, Any], text: str) -> tuple[bool, list[str]]:
-    from harness.backends.mira_agents import parse_solver_reply
-    from harness.mira.types import SolverTurn
-
     answer_type, keys = instance["answer_type"], list(instance.get("answer_keys") or [])
     expected = decode_answer(answer_type, instance["global_solution"], keys)
     lines = [f"instance:  {instance['id']} ({answer_type}{', keys ' + ', '.join(keys) if keys else ''})",
              f"expected:  {format_answer(answer_type, expected, keys)}"]
-    turn = SolverTurn(instance_id=instance["id"], family=instance.get("family", ""), question="", constraints=[],
-                      unknowns=keys, answer_type=answer_type, answer_keys=keys, budget=0, requests_used=0,
-                      must_answer=True, history=[], few_shot_examples=[], hint=None, view_machine=[],
-                      target=instance.get("target", ""), turn=1, privileged=None)
-    parsed, error = parse_solver_reply(text, turn)
+    parsed, error = read_solver_reply(text, answer_type, keys)
     if parsed is None:  # not a reply the harness reads; show how the text reads as a bare answer value
         lines.append(f"reply:     not readable as a reply: {error}; read as a bare answer instead")
         parsed = {"action": "answer", "answer": text}

@@ -52,7 +52,7 @@ def _instance_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
     if problems:
         return problems
     if inst["verifier"].get("source") == "reference-import":
-        from verifiers.reference_import import imported_instance_problems
+        from verifiers.reference import imported_instance_problems
 
         return imported_instance_problems(inst)
     family = FAMILIES.get(inst["family"])

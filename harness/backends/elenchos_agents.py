@@ -20,7 +20,13 @@ from typing import Any
 
 from harness.backends import pool
 from harness.backends.base import ChatRequest, Completion, Decoding
-from harness.backends.jsonparse import (
+from harness.backends.mira_agents import _cut_note, _engine_module, _object
+from harness.backends.options import Options, engine_key
+from harness.elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
+from harness.errors import HarnessError
+from harness.prompts.elenchos import ELENCHOS_PROMPT_VERSION, elenchos_system_prompt
+from verifiers import safejson
+from verifiers.jsonparse import (
     MAX_REPLY_CHARS,
     as_text,
     first_json_object,
@@ -29,12 +35,6 @@ from harness.backends.jsonparse import (
     pick,
     validation_error,
 )
-from harness.backends.mira_agents import _cut_note, _engine_module, _object
-from harness.backends.options import Options, engine_key
-from harness.elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall
-from harness.errors import HarnessError
-from harness.prompts.elenchos import ELENCHOS_PROMPT_VERSION, elenchos_system_prompt
-from verifiers import safejson
 
 TOOL_SCHEMA = "elenchos_tool_call"
 SUBMIT_FIELDS = ("corrupted_kernel", "mutation_ids", "justification", "minimal_probe", "explanatory_probe")

@@ -2,7 +2,7 @@
 
 Each ``act`` / ``respond`` turns the whole batch of pending turns into chat requests and makes **one** engine
 call; the scheduler calls each role once per step, so a run costs at most ``2 x (max turns + 1)`` engine
-calls. Every reply is read leniently (``harness.backends.jsonparse``), normalised (known alternative keys)
+calls. Every reply is read leniently (``verifiers.jsonparse``), normalised (known alternative keys)
 and validated against ``schemas/mira_solver_action.schema.json`` / ``mira_responder_decision.schema.json``:
 
 * a solver reply that is still invalid becomes ``SolverAction.invalid`` (the loop records the parse error
@@ -24,16 +24,6 @@ from typing import Any
 
 from harness.backends import pool
 from harness.backends.base import ChatRequest, Completion, Decoding, Engine
-from harness.backends.jsonparse import (
-    NO_OBJECT,
-    as_bool,
-    as_text,
-    first_json_object,
-    lower_keys,
-    never_raises,
-    pick,
-    validation_error,
-)
 from harness.backends.options import Options, engine_key
 from harness.errors import HarnessError
 from harness.mira.audit import audit_form
@@ -53,18 +43,25 @@ from harness.prompts.mira import (
     solver_messages,
 )
 from schemas import load_schema
-from verifiers.answers import prose_answer
+from verifiers.jsonparse import (
+    as_bool,
+    as_text,
+    as_word,
+    first_json_object,
+    lower_keys,
+    never_raises,
+    pick,
+    validation_error,
+)
+from verifiers.replies import SOLVER_SCHEMA, read_solver_reply
 
 ENGINE_MODULES = {
     "openai": "harness.backends.openai_engine",
     "vllm": "harness.backends.vllm_engine",
     "hf": "harness.backends.hf_engine",
 }
-SOLVER_SCHEMA = "mira_solver_action"
 RESPONDER_SCHEMA = "mira_responder_decision"
 
-_REQUEST_WORDS = {"request", "ask", "query", "question", "requesting"}
-_ANSWER_WORDS = {"answer", "final", "final_answer", "finalanswer", "submit", "solution", "final answer"}
 _OFFER_WORDS = {"offer", "offered", "match", "matched", "accept", "provide", "hint"}
 _DECLINE_WORDS = {"decline", "declined", "no_match", "nomatch", "reject", "refuse", "none", "no match"}
 
@@ -129,51 +126,11 @@ def responder_engine_schema(turn: ResponderTurn, style: str = "union", quote_enu
 
 
 # ---------------------------------------------------------------------------------------------- parsing
-def _word(value: Any) -> str | None:
-    return value.strip().lower().replace("-", "_") if isinstance(value, str) else None
-
-
 @never_raises
 def parse_solver_reply(text: str, turn: SolverTurn) -> tuple[dict[str, Any] | None, str | None]:
-    """(normalised action object, None) or (None, parse error)."""
-    obj, error = first_json_object(text)
-    if obj is None:
-        written = prose_answer(text, turn.answer_type, turn.answer_keys) if error == NO_OBJECT else None
-        if written is None:
-            return None, error
-        obj = {"action": "answer", "answer": written}  # "**Final answer:** 5/8", "$\\boxed{1124}$", "x = 2182"
-    o = lower_keys(obj)
-    request = as_text(pick(o, ("request", "question", "query", "ask", "request_text", "message")))
-    answer = pick(o, ("answer", "final_answer", "final", "result", "solution"))
-    if answer is None and turn.answer_type in ("int", "rational", "dict_int"):
-        keys = {"int": ["value"], "rational": ["numerator", "denominator"]}.get(turn.answer_type, turn.answer_keys)
-        if keys and all(k in o for k in keys):
-            answer = {k: o[k] for k in keys}
-    word = _word(pick(o, ("action", "type", "kind", "move", "act", "decision")))
-    if word in _REQUEST_WORDS:
-        action = "request"
-    elif word in _ANSWER_WORDS:
-        action = "answer"
-    elif word is None and request and answer is None:
-        action = "request"
-    elif word is None and answer is not None and not request:
-        action = "answer"
-    else:
-        return None, f"no action: expected 'request' or 'answer', got {word!r}" if word else "no action"
-    normalized: dict[str, Any] = {"action": action}
-    reasoning = as_text(pick(o, ("reasoning", "thoughts", "thinking", "analysis", "rationale")))
-    if reasoning is not None:
-        normalized["reasoning"] = reasoning
-    if action == "request":
-        if not request:
-            return None, "a request without request text"
-        normalized["request"] = request
-    else:
-        if answer is None:
-            return None, "a final answer without an answer"
-        normalized["answer"] = answer
-    error = validation_error(SOLVER_SCHEMA, normalized)
-    return (None, error) if error else (normalized, None)
+    """(normalised action object, None) or (None, parse error): ``verifiers.replies.read_solver_reply``, which
+    ``python -m verifiers check-answer`` uses too."""
+    return read_solver_reply(text, turn.answer_type, turn.answer_keys)
 
 
 @never_raises
@@ -184,7 +141,7 @@ def parse_responder_reply(text: str, turn: ResponderTurn) -> tuple[dict[str, Any
         return None, error
     o = lower_keys(obj)
     match = as_bool(pick(o, ("has_exact_match", "exact_match", "match", "matched", "has_match")))
-    word = _word(pick(o, ("type", "decision", "kind", "action", "response_type", "response")))
+    word = as_word(pick(o, ("type", "decision", "kind", "action", "response_type", "response")))
     if word in _OFFER_WORDS:
         kind = "offer"
     elif word in _DECLINE_WORDS:

@@ -12,8 +12,8 @@ pytest.importorskip("torch")
 
 from harness.backends import pool
 from harness.backends.base import ChatRequest, Decoding
-from harness.backends.jsonparse import first_json_object
 from harness.mira.run import MiraRunConfig, run_mira
+from verifiers.jsonparse import first_json_object
 
 SMALL = {"max_tokens": "40", "reasoning": "false", "request_chars": "20", "threads": "2"}
 SMALL_B = {"max_tokens": "40", "hint_chars": "12", "threads": "2"}

@@ -13,11 +13,11 @@ from harness import registry
 from harness.backends import elenchos_agents, mira_agents
 from harness.backends.elenchos_agents import parse_tool_reply
 from harness.backends.hostile import hostile_replies
-from harness.backends.jsonparse import first_json_object
 from harness.backends.mira_agents import parse_responder_reply, parse_solver_reply
 from harness.mira.audit import grade_answer
 from harness.mira.run import MiraRunConfig, run_mira
 from harness.mira.types import ResponderTurn, SolverTurn
+from verifiers.jsonparse import first_json_object
 
 
 def _strict(text: str) -> object:

@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from harness.backends.jsonparse import first_json_object, validation_error
 from harness.backends.mira_agents import (
     parse_responder_reply,
     parse_solver_reply,
@@ -17,6 +16,7 @@ from harness.backends.openai_engine import strict_schema
 from harness.mira.types import DECLINE_MESSAGE, Exchange, ResponderDecision, ResponderTurn, SolverTurn
 from harness.prompts import ELENCHOS_PROMPT_VERSION, elenchos_system_prompt
 from harness.prompts.mira import responder_messages, solver_messages
+from verifiers.jsonparse import first_json_object, validation_error
 
 
 def turn(**kw) -> SolverTurn:

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from harness.backends.jsonparse import first_json_object
 from harness.rundir import TranscriptWriter, dumps, read_transcripts, write_json_atomic
 from verifiers import safejson
+from verifiers.jsonparse import first_json_object
 
 
 def strict_loads(text: str):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,3 +44,41 @@ def test_check_answer_unknown_id_and_missing_file(dataset: Path, tmp_path: Path,
     assert "no instance with id 'nope'" in capsys.readouterr().err
     assert main(["check-answer", "--dataset", str(tmp_path / "missing.jsonl"), "--id", "r1", "5"]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+# Replies written the way different models send them; check-answer and the harness read each one the same way.
+MODEL_REPLIES = [
+    ('{"reasoning": "P(E) = 2/5 + 9/40", "action": "answer", "answer": {"numerator": 5, "denominator": 8}}', True),
+    ('```json\n{"Action": "Final Answer", "Answer": {"numerator": 5, "denominator": 8}}\n```', True),  # fenced
+    ("Using Bayes' rule the posterior is 25/40, which reduces.\n\n**Final answer:** $\\boxed{\\frac{5}{8}}$", True),
+    ("5/8", True),  # a terse model
+    ('{"action": "request", "request": "What is P(H)?"}', False),  # a request at the answer turn
+    ('{"action": "answer", "answer": {"numerator": 3, "denominator": 4}}', False),
+    ('{"action": "answer", "answer": {"numerator": 5, "denominator": 8}', True),  # cut before its last brace
+    ('{"action": "answer", "answer": {"numerator": 5, "denominator": 8', False),  # cut in a number: not guessed
+]
+
+
+@pytest.mark.parametrize(("reply", "correct"), MODEL_REPLIES)
+def test_check_answer_reads_replies_as_the_harness_does(dataset: Path, capsys, reply: str, correct: bool) -> None:
+    from harness.backends.mira_agents import parse_solver_reply
+    from harness.mira.types import SolverTurn
+    from verifiers.replies import read_solver_reply
+
+    turn = SolverTurn(instance_id="r1", family="bayes", question="", constraints=[], unknowns=[],
+                      answer_type="rational", answer_keys=[], budget=0, requests_used=0, must_answer=True, history=[],
+                      few_shot_examples=[], hint=None, view_machine=[], target="", turn=1, privileged=None)
+    assert read_solver_reply(reply, "rational", []) == parse_solver_reply(reply, turn)
+    assert main(["check-answer", "--dataset", str(dataset), "--id", "r1", reply]) == (0 if correct else 1)
+    assert ("verdict:   correct" in capsys.readouterr().out) is correct
+
+
+def test_the_verifiers_commands_import_nothing_from_harness() -> None:
+    code = ("import sys, verifiers.__main__, verifiers.reference\n"
+            "from verifiers.check_answer import check\n"
+            "check({'id': 'r1', 'answer_type': 'rational', 'global_solution': {'numerator': 5, 'denominator': 8}},"
+            " '**Final answer:** 5/8')\n"  # reading a reply imported harness inside a function before
+            "print(sorted(m for m in sys.modules if m == 'harness' or m.startswith('harness.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2]).stdout
+    assert out.strip() == "[]"

@@ -22,7 +22,7 @@ from generators.instances import sample_valid
 from harness.mira.dataset import load_dataset
 from schemas import schema_errors
 from verifiers.answers import encode_answer
-from verifiers.reference_import import (
+from verifiers.reference import (
     MAPPINGS,
     REASONS,
     ReferenceFormatError,

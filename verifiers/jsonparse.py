@@ -230,3 +230,8 @@ def as_bool(value: Any) -> bool | None:
     if isinstance(value, str) and value.strip().lower() in ("false", "no", "0"):
         return False
     return None
+
+
+def as_word(value: Any) -> str | None:
+    """A keyword field (an action, a decision) as one lower-case word with underscores; anything else None."""
+    return value.strip().lower().replace("-", "_") if isinstance(value, str) else None
