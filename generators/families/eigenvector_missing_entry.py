@@ -16,17 +16,25 @@ an eigenvector (lambda itself is not given: it follows from any row with v[r] !=
 from __future__ import annotations
 
 import random
-import re
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, missing_slot_note, stated_size
 from generators.errors import Inconsistent, NotUnique
+from generators.slots import (
+    component_notations,
+    component_pattern,
+    entry_notations,
+    entry_pattern,
+    entry_positions,
+    nearby_values,
+    parse_entry_slot,
+)
 
 ROW_TRIES = 200
-_ENTRY = re.compile(r"^M\[(\d+)\]\[(\d+)\]$")
-_COMPONENT = re.compile(r"^v\[(\d+)\]$")
+_ENTRY = entry_pattern("M")
+_COMPONENT = component_pattern("v")
 
 
 def bound(difficulty: int) -> int:
@@ -78,10 +86,7 @@ def missing_statement(slot: str) -> str:
 
 
 def parse_entry(slot: str) -> tuple[int, int]:
-    m = _ENTRY.match(slot)
-    if not m:
-        raise ValueError(f"not a matrix-entry slot: {slot!r}")
-    return int(m.group(1)), int(m.group(2))
+    return parse_entry_slot(_ENTRY, slot, "matrix-entry")
 
 
 def entry_slot(r: int, c: int) -> str:
@@ -227,8 +232,7 @@ class EigenvectorMissingEntry(Family):
         return [x.numerator]
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
-        for delta in (1, -1, 2, -2, 3, -3):
-            yield {**hint, "value": hint["value"] + delta}
+        return nearby_values(hint)
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         i, t = z["target"]
@@ -257,26 +261,18 @@ class EigenvectorMissingEntry(Family):
             k = m.group(1)
             return [
                 f"the eigenvector component v[{k}]",
-                f"v[{k}]",
-                f"v_{k}",
-                f"v{k}",
+                *component_notations("v", k),
                 f"component {k} of the eigenvector v",
                 f"the {k}-th component of v",
             ]
         r, c = parse_entry(slot)
         return [
             f"the entry M[{r}][{c}]",
-            f"M[{r}][{c}]",
-            f"M[{r},{c}]",
-            f"M_{r}{c}",
-            f"M_{{{r}{c}}}",
-            f"M_{{{r},{c}}}",
+            *entry_notations("M", r, c),
             f"m{r}{c}",
             f"m_{r}{c}",
             f"M({r},{c})",
-            f"the ({r},{c}) entry of M",
-            f"the ({r}, {c}) entry of M",
-            f"the entry in row {r}, column {c} of M",
+            *entry_positions("M", r, c),
             f"the entry of M in row {r} and column {c}",
             f"row {r}, column {c} of M",
         ]
