@@ -23,6 +23,7 @@ from typing import Any
 from generators.base import Constraint, Family, Reject, Views, missing_slot_note, stated_size
 from generators.errors import Inconsistent, NotUnique
 from generators.slots import (
+    EntryFacts,
     component_notations,
     component_pattern,
     entry_notations,
@@ -35,6 +36,7 @@ from generators.slots import (
 ROW_TRIES = 200
 _ENTRY = entry_pattern("M")
 _COMPONENT = component_pattern("v")
+_FACTS = EntryFacts("matrix_entry", "M", "eigvec", "v", "index")
 
 
 def bound(difficulty: int) -> int:
@@ -240,21 +242,10 @@ class EigenvectorMissingEntry(Family):
 
     # ------------------------------------------------------------------ surface forms
     def render(self, c: Constraint) -> str:
-        match c["type"]:
-            case "matrix_entry":
-                return f"M[{c['row']}][{c['col']}] = {c['value']}"
-            case "eigvec":
-                return f"v[{c['index']}] = {c['value']}"
-            case "domain":
-                return c["statement"]
-        raise ValueError(f"unknown constraint type {c['type']!r}")
+        return _FACTS.render(c)
 
     def slot_name(self, c: Constraint) -> str | None:
-        if c["type"] == "matrix_entry":
-            return entry_slot(c["row"], c["col"])
-        if c["type"] == "eigvec":
-            return f"v[{c['index']}]"
-        return None
+        return _FACTS.slot_name(c)
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         if m := _COMPONENT.match(slot):

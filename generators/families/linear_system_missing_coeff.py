@@ -25,6 +25,7 @@ from generators.base import Constraint, Family, Reject, Views, missing_slot_note
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import det, minor, solve_square
 from generators.slots import (
+    EntryFacts,
     component_notations,
     component_pattern,
     entry_notations,
@@ -38,6 +39,7 @@ MAX_DENOMINATOR = 300
 RHS_BOUND = 8
 _COEFF = entry_pattern("A")
 _RHS = component_pattern("b")
+_FACTS = EntryFacts("coeff", "A", "rhs", "b", "row")
 
 
 def coeff_bound(difficulty: int) -> int:
@@ -188,21 +190,10 @@ class LinearSystemMissingCoeff(Family):
 
     # ------------------------------------------------------------------ surface forms
     def render(self, c: Constraint) -> str:
-        match c["type"]:
-            case "coeff":
-                return f"A[{c['row']}][{c['col']}] = {c['value']}"
-            case "rhs":
-                return f"b[{c['row']}] = {c['value']}"
-            case "domain":
-                return c["statement"]
-        raise ValueError(f"unknown constraint type {c['type']!r}")
+        return _FACTS.render(c)
 
     def slot_name(self, c: Constraint) -> str | None:
-        if c["type"] == "coeff":
-            return coeff_slot(c["row"], c["col"])
-        if c["type"] == "rhs":
-            return f"b[{c['row']}]"
-        return None
+        return _FACTS.slot_name(c)
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         if m := _RHS.match(slot):
