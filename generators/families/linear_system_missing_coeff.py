@@ -21,25 +21,16 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from generators import slots
 from generators.base import Constraint, Family, Reject, Views, missing_slot_note, stated_size
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import det, minor, solve_square
-from generators.slots import (
-    EntryFacts,
-    component_notations,
-    component_pattern,
-    entry_notations,
-    entry_pattern,
-    entry_positions,
-    nearby_values,
-    parse_entry_slot,
-)
 
 MAX_DENOMINATOR = 300
 RHS_BOUND = 8
-_COEFF = entry_pattern("A")
-_RHS = component_pattern("b")
-_FACTS = EntryFacts("coeff", "A", "rhs", "b", "row")
+_COEFF = slots.entry_pattern("A")
+_RHS = slots.component_pattern("b")
+_FACTS = slots.EntryFacts("coeff", "A", "rhs", "b", "row")
 
 
 def coeff_bound(difficulty: int) -> int:
@@ -68,7 +59,7 @@ def missing_statement(slot: str) -> str:
 
 
 def parse_coeff(slot: str) -> tuple[int, int]:
-    return parse_entry_slot(_COEFF, slot, "coefficient")
+    return slots.parse_entry_slot(_COEFF, slot, "coefficient")
 
 
 def cramer(a: list[list[int]], b: list[int], t: int) -> Fraction:
@@ -183,7 +174,7 @@ class LinearSystemMissingCoeff(Family):
             raise Inconsistent("the system does not have exactly one solution") from None
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
-        return nearby_values(hint)
+        return slots.nearby_values(hint)
 
     def answer_from_latent(self, z: dict[str, Any]) -> Fraction:
         return solve_square(z["A"], z["b"])[z["target_index"]]  # elimination, not determinants
@@ -200,20 +191,20 @@ class LinearSystemMissingCoeff(Family):
             i = m.group(1)
             return [
                 f"the right-hand side b[{i}]",
-                *component_notations("b", i),
+                *slots.component_notations("b", i),
                 f"the right-hand side of equation {i}",
                 f"the constant term of equation {i}",
             ]
         i, j = parse_coeff(slot)
         return [
             f"the coefficient A[{i}][{j}]",
-            *entry_notations("A", i, j),
+            *slots.entry_notations("A", i, j),
             f"a_{i}{j}",
             f"a{i}{j}",
             f"A({i},{j})",
             f"the coefficient of x{j} in equation {i}",
             f"the x{j} coefficient in equation {i}",
-            *entry_positions("A", i, j),
+            *slots.entry_positions("A", i, j),
             f"the coefficient in row {i}, column {j}",
         ]
 
