@@ -37,9 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from generators.jsonl import write_jsonl  # noqa: E402
 from generators.split import generate, typed_slots  # noqa: E402
 from harness.mira.run import MiraRunConfig, run_mira  # noqa: E402
-from verifiers.jsonl import write_jsonl  # noqa: E402
 
 SOLVER_OPTS = {"max_tokens": "40", "reasoning": "false", "request_chars": "20"}
 RESPONDER_OPTS = {"max_tokens": "40", "hint_chars": "12"}

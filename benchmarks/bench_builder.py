@@ -33,7 +33,7 @@ def main() -> int:
 
     from builder.export import data_files, export
     from builder.verify import verify
-    from verifiers.jsonl import sha256_file
+    from generators.jsonl import sha256_file
 
     params = {"seed": args.seed, "n_a": args.n_a, "n_b": args.n_b}
     with tempfile.TemporaryDirectory() as tmp:

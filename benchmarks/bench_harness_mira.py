@@ -20,10 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from generators.jsonl import write_jsonl  # noqa: E402
 from generators.split import generate, typed_slots  # noqa: E402
 from harness.mira.run import MiraRunConfig, run_mira  # noqa: E402
 from harness.mira.score import score_run  # noqa: E402
-from verifiers.jsonl import write_jsonl  # noqa: E402
 
 TARGET_INSTANCES, TARGET_SECONDS = 2310, 5.0
 

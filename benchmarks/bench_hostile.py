@@ -155,10 +155,10 @@ def _lines(path: Path) -> list[dict]:
 
 
 def whole_runs(mira_seeds: int, elenchos_sessions: int, tmp: Path) -> dict:
+    from generators.jsonl import write_jsonl
     from generators.split import generate, typed_slots
     from harness.elenchos.run import ElenchosRunConfig, run_elenchos
     from harness.mira.run import MiraRunConfig, run_mira
-    from verifiers.jsonl import write_jsonl
 
     mira_agents.ENGINE_MODULES["hostile"] = "harness.backends.hostile"
     for role in ("mira.solver", "mira.responder"):

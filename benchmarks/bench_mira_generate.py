@@ -12,8 +12,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from generators.families import FAMILIES
+from generators.jsonl import dumps
 from generators.split import generate, typed_slots
-from verifiers.jsonl import dumps
 from verifiers.validate import instance_problems, validate_records
 
 

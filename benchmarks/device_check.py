@@ -49,11 +49,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from generators.jsonl import write_jsonl  # noqa: E402
 from generators.split import generate, typed_slots  # noqa: E402
 from harness.backends import pool  # noqa: E402
 from harness.backends.hf_engine import HFEngine  # noqa: E402
 from harness.backends.options import engine_key  # noqa: E402
-from verifiers.jsonl import write_jsonl  # noqa: E402
 
 SUMMARY_VERSION = 1
 PHASES = ("equality", "full_split", "slice_batched", "slice_batched_big_cache", "slice_one_by_one", "elenchos")

@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 
 from builder.registry import ConfigSpec, all_specs, get_spec
 from builder.shape import decode
-from verifiers.jsonl import dumps, sha256_file
+from generators.jsonl import dumps, sha256_file
 
 FORMAT = "mira-elenchos-hf-export/2"
 ROW_GROUP_ROWS = 1000
@@ -297,7 +297,7 @@ def manifest_dict(plan: Plan, results: Mapping[str, Mapping[str, SplitOutput]]) 
         "code_commit": plan.code_commit,
         "code_dirty": plan.code_dirty,
         "writer": writer_info(),
-        "row_sha256": "sha256 of the record's canonical JSON line (verifiers.jsonl.dumps, UTF-8, no newline)",
+        "row_sha256": "sha256 of the record's canonical JSON line (generators.jsonl.dumps, UTF-8, no newline)",
         "configs": configs,
         "skipped": plan.skipped,
     }

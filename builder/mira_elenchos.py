@@ -23,7 +23,7 @@ from datasets import DatasetInfo, SplitDict, SplitGenerator, SplitInfo, Value, V
 from builder.registry import ConfigSpec, all_specs, get_spec
 from builder.shape import encode, features
 from generators import GENERATOR_VERSION
-from verifiers.jsonl import dumps
+from generators.jsonl import dumps
 
 DATASET_NAME = "mira_elenchos"
 LICENSE = "cc-by-4.0"
@@ -76,7 +76,7 @@ def row_features(spec: ConfigSpec) -> datasets.Features:
 
 
 def record_sha256(record: dict[str, Any]) -> str:
-    """sha256 of the record's canonical JSON line (``verifiers.jsonl.dumps``, UTF-8, no newline)."""
+    """sha256 of the record's canonical JSON line (``generators.jsonl.dumps``, UTF-8, no newline)."""
     return hashlib.sha256(dumps(record).encode("utf-8")).hexdigest()
 
 

@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 from builder.export import MANIFEST
 from builder.registry import get_spec
 from builder.shape import decode
-from verifiers.jsonl import dumps
+from generators.jsonl import dumps
 
 REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 

@@ -22,10 +22,10 @@ from typing import Any
 
 from datasets import Features, List, Value
 
-from verifiers.jsonl import dumps
+from generators.jsonl import dumps
 
 JSON = "json"
-"""Marker: a JSON value stored as canonical JSON text (``verifiers.jsonl.dumps``) in a string column."""
+"""Marker: a JSON value stored as canonical JSON text (``generators.jsonl.dumps``) in a string column."""
 
 SCALARS = {"string": str, "int32": int, "int64": int, "bool": bool}
 

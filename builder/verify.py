@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 from builder.export import CHECKSUMS, DEFAULT_CARD, MANIFEST, README, build, data_files, plan_from_manifest
 from builder.registry import all_specs, get_spec
 from builder.shape import decode
-from verifiers.jsonl import sha256_file
+from generators.jsonl import sha256_file
 
 
 @dataclass

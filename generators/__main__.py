@@ -12,9 +12,9 @@ from pathlib import Path
 
 from generators import GENERATOR_VERSION
 from generators.families import FAMILIES
+from generators.jsonl import write_jsonl
 from generators.split import Slot, generate, typed_slots
 from schemas import schema_errors
-from verifiers.jsonl import write_jsonl
 
 
 def _difficulties(text: str) -> list[int]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from verifiers.answers import Answer
+from generators.answers import Answer
 
 Constraint = dict[str, Any]
 

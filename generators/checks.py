@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from generators.answers import Answer, answers_equal
 from generators.base import Constraint, Family
 from generators.errors import Inconsistent, NotUnique
-from verifiers.answers import Answer, answers_equal
 
 
 @dataclass

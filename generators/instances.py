@@ -7,9 +7,9 @@ import random
 from typing import Any
 
 from generators import GENERATOR_VERSION
+from generators.answers import Answer, encode_answer
 from generators.base import Constraint, Family, Reject, Views
 from generators.checks import CheckFailed, Witness, check_views
-from verifiers.answers import Answer, encode_answer
 
 
 def derive_seed(*parts: object) -> int:

@@ -11,8 +11,9 @@ import itertools
 from collections.abc import Sequence
 from fractions import Fraction
 from math import gcd
+from typing import Any
 
-from generators.base import Constraint, by_type
+from generators.base import Constraint, Family, by_type
 from generators.errors import Inconsistent, NotUnique
 
 
@@ -220,3 +221,29 @@ def equation_alternatives(hint: Constraint, view: list[Constraint], variables: t
         if v not in values:
             values.append(v)
     return [{**hint, "rhs": v} for v in values]
+
+
+def value_alternatives(hint: Constraint, view: list[Constraint], variables: tuple[str, ...]) -> list[Constraint]:
+    """``hint`` (a ``value`` of one unknown) with each value that an integer point A's view allows would give."""
+    index = variables.index(hint["var"])
+    values: list[int] = []
+    for point in admissible(view, variables):
+        if point[index] not in values:
+            values.append(point[index])
+    return [{**hint, "value": v} for v in values]
+
+
+class BoxFamily(Family):
+    """A family whose answer is its integer unknowns ``answer_keys``, fixed by linear equations within a stated box.
+
+    It is solved by enumerating the box (``solve_box``); the hint's alternatives are the values the integer
+    points of A's view give to the hint (an equation's right-hand side, or one unknown's value).
+    """
+
+    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> tuple[int, ...] | tuple[Fraction, ...]:
+        return solve_box(constraints, self.answer_keys)
+
+    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]) -> list[Constraint]:
+        if hint["type"] == "value":
+            return value_alternatives(hint, view_a, self.answer_keys)
+        return equation_alternatives(hint, view_a, self.answer_keys)

@@ -1,14 +1,18 @@
-"""JSONL files with stable bytes on write and precise, loss-free errors on read."""
+"""JSONL input with precise, loss-free errors on read.
+
+Writing (``dumps``, ``write_jsonl``, ``sha256_file``) lives in ``generators.jsonl``; the names are imported here
+so ``from verifiers.jsonl import dumps`` keeps working.
+"""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from generators.jsonl import dumps, sha256_file, write_jsonl  # noqa: F401  (re-exported: writing lives there)
 
 
 @dataclass
@@ -22,36 +26,6 @@ class RecordError:
     def __str__(self) -> str:
         rid = f" [{self.record_id}]" if self.record_id else ""
         return f"{self.path}:{self.line}{rid}: {self.field}: {self.message}"
-
-
-def dumps(record: Any) -> str:
-    """The one canonical line form: insertion key order, no spaces, UTF-8 kept."""
-    return json.dumps(record, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-
-
-def write_jsonl(path: str | Path, records: Iterable[Any]) -> str:
-    """Write atomically (temp file + rename); return the file's sha256.
-
-    If writing fails or is interrupted, the temp file is removed and an existing file at ``path``
-    is left exactly as it was.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    h = hashlib.sha256()
-    try:
-        with open(tmp, "wb") as f:
-            for record in records:
-                line = (dumps(record) + "\n").encode()
-                h.update(line)
-                f.write(line)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return h.hexdigest()
 
 
 def parse_json_line(raw: bytes) -> tuple[Any, str | None]:
@@ -93,11 +67,3 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, Any | RecordError]]:
             yield lineno, RecordError(str(path), lineno, None, "(line)", problem)
             continue
         yield lineno, record
-
-
-def sha256_file(path: str | Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()

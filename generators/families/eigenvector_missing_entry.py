@@ -16,17 +16,27 @@ an eigenvector (lambda itself is not given: it follows from any row with v[r] !=
 from __future__ import annotations
 
 import random
-import re
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, missing_slot_note, stated_size
 from generators.errors import Inconsistent, NotUnique
+from generators.slots import (
+    EntryFacts,
+    component_notations,
+    component_pattern,
+    entry_notations,
+    entry_pattern,
+    entry_positions,
+    nearby_values,
+    parse_entry_slot,
+)
 
 ROW_TRIES = 200
-_ENTRY = re.compile(r"^M\[(\d+)\]\[(\d+)\]$")
-_COMPONENT = re.compile(r"^v\[(\d+)\]$")
+_ENTRY = entry_pattern("M")
+_COMPONENT = component_pattern("v")
+_FACTS = EntryFacts("matrix_entry", "M", "eigvec", "v", "index")
 
 
 def bound(difficulty: int) -> int:
@@ -78,10 +88,7 @@ def missing_statement(slot: str) -> str:
 
 
 def parse_entry(slot: str) -> tuple[int, int]:
-    m = _ENTRY.match(slot)
-    if not m:
-        raise ValueError(f"not a matrix-entry slot: {slot!r}")
-    return int(m.group(1)), int(m.group(2))
+    return parse_entry_slot(_ENTRY, slot, "matrix-entry")
 
 
 def entry_slot(r: int, c: int) -> str:
@@ -227,8 +234,7 @@ class EigenvectorMissingEntry(Family):
         return [x.numerator]
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
-        for delta in (1, -1, 2, -2, 3, -3):
-            yield {**hint, "value": hint["value"] + delta}
+        return nearby_values(hint)
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         i, t = z["target"]
@@ -236,47 +242,28 @@ class EigenvectorMissingEntry(Family):
 
     # ------------------------------------------------------------------ surface forms
     def render(self, c: Constraint) -> str:
-        match c["type"]:
-            case "matrix_entry":
-                return f"M[{c['row']}][{c['col']}] = {c['value']}"
-            case "eigvec":
-                return f"v[{c['index']}] = {c['value']}"
-            case "domain":
-                return c["statement"]
-        raise ValueError(f"unknown constraint type {c['type']!r}")
+        return _FACTS.render(c)
 
     def slot_name(self, c: Constraint) -> str | None:
-        if c["type"] == "matrix_entry":
-            return entry_slot(c["row"], c["col"])
-        if c["type"] == "eigvec":
-            return f"v[{c['index']}]"
-        return None
+        return _FACTS.slot_name(c)
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         if m := _COMPONENT.match(slot):
             k = m.group(1)
             return [
                 f"the eigenvector component v[{k}]",
-                f"v[{k}]",
-                f"v_{k}",
-                f"v{k}",
+                *component_notations("v", k),
                 f"component {k} of the eigenvector v",
                 f"the {k}-th component of v",
             ]
         r, c = parse_entry(slot)
         return [
             f"the entry M[{r}][{c}]",
-            f"M[{r}][{c}]",
-            f"M[{r},{c}]",
-            f"M_{r}{c}",
-            f"M_{{{r}{c}}}",
-            f"M_{{{r},{c}}}",
+            *entry_notations("M", r, c),
             f"m{r}{c}",
             f"m_{r}{c}",
             f"M({r},{c})",
-            f"the ({r},{c}) entry of M",
-            f"the ({r}, {c}) entry of M",
-            f"the entry in row {r}, column {c} of M",
+            *entry_positions("M", r, c),
             f"the entry of M in row {r} and column {c}",
             f"row {r}, column {c} of M",
         ]

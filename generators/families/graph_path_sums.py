@@ -10,11 +10,10 @@ solver enumerates the integer points of that line inside the box; instances wher
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views
-from generators.intlinalg import equation_alternatives, integer_points, solve_box, with_statement
+from generators.base import Constraint, Reject, Views
+from generators.intlinalg import BoxFamily, integer_points, with_statement
 
 EDGES = ("e01", "e12", "e20")
 # path sum name -> (edges, the vertex the two edges share)
@@ -22,7 +21,7 @@ SUMS = {"s1": (("e01", "e12"), 1), "s2": (("e12", "e20"), 2), "s3": (("e01", "e2
 ROWS = {name: [int(e in edges) for e in EDGES] for name, (edges, _) in SUMS.items()}
 
 
-class GraphPathSums(Family):
+class GraphPathSums(BoxFamily):
     name = "graph_path_sums"
     prefix = "gra"
     type = "A"
@@ -61,12 +60,6 @@ class GraphPathSums(Family):
             question="What are the three edge weights (e01, e12, e20)? Give the three integers.",
             unknowns=list(EDGES),
         )
-
-    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> tuple[int, ...] | tuple[Fraction, ...]:
-        return solve_box(constraints, EDGES)
-
-    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
-        return equation_alternatives(hint, view_a, EDGES)
 
     def render(self, c: Constraint) -> str:
         match c["type"]:

@@ -17,19 +17,20 @@ solution, and which coefficient is missing; B holds only that coefficient.
 from __future__ import annotations
 
 import random
-import re
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from generators import slots
 from generators.base import Constraint, Family, Reject, Views, missing_slot_note, stated_size
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import det, minor, solve_square
 
 MAX_DENOMINATOR = 300
 RHS_BOUND = 8
-_COEFF = re.compile(r"^A\[(\d+)\]\[(\d+)\]$")
-_RHS = re.compile(r"^b\[(\d+)\]$")
+_COEFF = slots.entry_pattern("A")
+_RHS = slots.component_pattern("b")
+_FACTS = slots.EntryFacts("coeff", "A", "rhs", "b", "row")
 
 
 def coeff_bound(difficulty: int) -> int:
@@ -58,10 +59,7 @@ def missing_statement(slot: str) -> str:
 
 
 def parse_coeff(slot: str) -> tuple[int, int]:
-    m = _COEFF.match(slot)
-    if not m:
-        raise ValueError(f"not a coefficient slot: {slot!r}")
-    return int(m.group(1)), int(m.group(2))
+    return slots.parse_entry_slot(_COEFF, slot, "coefficient")
 
 
 def cramer(a: list[list[int]], b: list[int], t: int) -> Fraction:
@@ -176,57 +174,37 @@ class LinearSystemMissingCoeff(Family):
             raise Inconsistent("the system does not have exactly one solution") from None
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
-        for delta in (1, -1, 2, -2, 3, -3):
-            yield {**hint, "value": hint["value"] + delta}
+        return slots.nearby_values(hint)
 
     def answer_from_latent(self, z: dict[str, Any]) -> Fraction:
         return solve_square(z["A"], z["b"])[z["target_index"]]  # elimination, not determinants
 
     # ------------------------------------------------------------------ surface forms
     def render(self, c: Constraint) -> str:
-        match c["type"]:
-            case "coeff":
-                return f"A[{c['row']}][{c['col']}] = {c['value']}"
-            case "rhs":
-                return f"b[{c['row']}] = {c['value']}"
-            case "domain":
-                return c["statement"]
-        raise ValueError(f"unknown constraint type {c['type']!r}")
+        return _FACTS.render(c)
 
     def slot_name(self, c: Constraint) -> str | None:
-        if c["type"] == "coeff":
-            return coeff_slot(c["row"], c["col"])
-        if c["type"] == "rhs":
-            return f"b[{c['row']}]"
-        return None
+        return _FACTS.slot_name(c)
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         if m := _RHS.match(slot):
             i = m.group(1)
             return [
                 f"the right-hand side b[{i}]",
-                f"b[{i}]",
-                f"b_{i}",
-                f"b{i}",
+                *slots.component_notations("b", i),
                 f"the right-hand side of equation {i}",
                 f"the constant term of equation {i}",
             ]
         i, j = parse_coeff(slot)
         return [
             f"the coefficient A[{i}][{j}]",
-            f"A[{i}][{j}]",
-            f"A[{i},{j}]",
-            f"A_{i}{j}",
-            f"A_{{{i}{j}}}",
-            f"A_{{{i},{j}}}",
+            *slots.entry_notations("A", i, j),
             f"a_{i}{j}",
             f"a{i}{j}",
             f"A({i},{j})",
             f"the coefficient of x{j} in equation {i}",
             f"the x{j} coefficient in equation {i}",
-            f"the ({i},{j}) entry of A",
-            f"the ({i}, {j}) entry of A",
-            f"the entry in row {i}, column {j} of A",
+            *slots.entry_positions("A", i, j),
             f"the coefficient in row {i}, column {j}",
         ]
 

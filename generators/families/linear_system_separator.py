@@ -8,17 +8,16 @@ box holds only one of them (integrality and range would pin the answer) is rejec
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, lin_text
-from generators.intlinalg import admissible, integer_points, solve_box, with_statement
+from generators.base import Constraint, Reject, Views, lin_text
+from generators.intlinalg import BoxFamily, integer_points, with_statement
 
 VARS = ("a", "b", "c")
 
 
 # ------------------------------------------------------------------ the family
-class LinearSystemSeparator(Family):
+class LinearSystemSeparator(BoxFamily):
     name = "linear_system_separator"
     prefix = "lin"
     type = "A"
@@ -56,18 +55,6 @@ class LinearSystemSeparator(Family):
             question="What is the solution (a, b, c) of the system? Give the three integers a, b and c.",
             unknowns=list(VARS),
         )
-
-    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> tuple[int, ...] | tuple[Fraction, ...]:
-        return solve_box(constraints, VARS)
-
-    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
-        index = VARS.index(hint["var"])
-        values = []
-        for point in admissible(view_a, VARS):
-            if point[index] not in values:
-                values.append(point[index])
-        for v in values:
-            yield {**hint, "value": v}
 
     def render(self, c: Constraint) -> str:
         match c["type"]:

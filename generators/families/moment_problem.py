@@ -11,11 +11,10 @@ T4 (D = 12, m1 = 3) forces q2 = 1, q1 = 1 without B. Such instances are rejected
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, lin_text
-from generators.intlinalg import equation_alternatives, integer_points, solve_box, with_statement
+from generators.base import Constraint, Reject, Views, lin_text
+from generators.intlinalg import BoxFamily, integer_points, with_statement
 
 VARS = ("q0", "q1", "q2")
 # moment slot -> (coefficients k**j for k in the support {0, 1, 2}, label)
@@ -26,7 +25,7 @@ MOMENTS = {
 }
 
 
-class MomentProblem(Family):
+class MomentProblem(BoxFamily):
     name = "moment_problem"
     prefix = "mom"
     type = "A"
@@ -72,12 +71,6 @@ class MomentProblem(Family):
             question="What are the weights (q0, q1, q2)? Give the three integers.",
             unknowns=list(VARS),
         )
-
-    def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> tuple[int, ...] | tuple[Fraction, ...]:
-        return solve_box(constraints, VARS)
-
-    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
-        return equation_alternatives(hint, view_a, VARS)
 
     def render(self, c: Constraint) -> str:
         match c["type"]:

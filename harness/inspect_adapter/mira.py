@@ -24,6 +24,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Target, mean, metric, 
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef
 
+from generators.jsonl import dumps as canonical_dumps
 from harness import registry
 from harness.errors import HarnessError
 from harness.inspect_adapter.actions import ASK_PARTNER, MIRA_SUBMIT, mira_action, reply_call
@@ -36,7 +37,6 @@ from harness.mira.run import resolve_regime
 from harness.mira.types import DECLINE_MESSAGE, Responder, ResponderDecision, SolverTurn
 from harness.prompts.mira import answer_format_line, asked_for_line, problem_text, reply_text, solver_system_prompt
 from harness.registry import AgentSpec
-from verifiers.jsonl import dumps as canonical_dumps
 
 TOOL_PROMPT_VERSION = "mira-solver-tools/1"
 STORE_TRANSCRIPT = "mira_transcript"

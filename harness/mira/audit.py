@@ -10,8 +10,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from generators.answers import answers_equal, decode_answer
 from harness.text import normalize
-from verifiers.answers import AnswerParseError, answers_equal, decode_answer, parse_answer
+from verifiers.answers import AnswerParseError, parse_answer
 
 
 def audit_form(text: str) -> str:

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generators.answers import ANSWER_TYPES, decode_answer
 from generators.families import FAMILIES
 from harness.errors import HarnessError, InputError, InputErrors
-from verifiers.answers import ANSWER_TYPES, decode_answer
 from verifiers.jsonl import parse_json_line
 
 
@@ -87,7 +87,7 @@ def _release_jsonl(path: str, config: str, revision: str | None) -> tuple[dict[s
     """(provenance, canonical JSONL bytes, a label for messages) of an export folder's or Hub release's config."""
     try:
         from builder.rows import RowsError, load_records
-        from verifiers.jsonl import dumps
+        from generators.jsonl import dumps
     except ImportError as exc:  # the hf extra (datasets, pyarrow) is not installed
         raise HarnessError(f"{path}: reading an export folder or Hub repo needs the hf extra ({exc})") from None
     try:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from generators.jsonl import write_jsonl
 from generators.split import generate, typed_slots
-from verifiers.jsonl import write_jsonl
 
 
 @pytest.fixture(scope="session")

@@ -9,9 +9,9 @@ from builder.mira_elenchos import BenchConfig, MiraElenchos, make_builder, recor
 from builder.registry import REGISTRY, ConfigUnavailable, all_specs, get_spec
 from builder.rows import row_to_record
 from generators.families import FAMILIES
+from generators.jsonl import dumps
 from generators.split import generate, typed_slots
 from tests.builder.conftest import SMALL
-from verifiers.jsonl import dumps
 
 datasets.disable_progress_bars()
 

@@ -80,7 +80,7 @@ def test_bad_release_arguments_give_one_clear_line(release, tmp_path, capsys, ar
 
 def test_elenchos_sessions_from_an_export_folder_give_the_jsonl_runs_metrics(tmp_path):
     from elenchos.sessions import sessions
-    from verifiers.jsonl import dumps
+    from generators.jsonl import dumps
 
     folder = tmp_path / "EL"
     export(folder, configs=["elenchos_ladder"], code_commit="3" * 40, log=quiet, seed=7, repetitions=1)

@@ -15,8 +15,8 @@ from builder.registry import get_spec
 from builder.rows import row_to_record
 from generators import GENERATOR_VERSION
 from generators.__main__ import main as generators_cli
+from generators.jsonl import dumps, sha256_file
 from tests.builder.conftest import SMALL, quiet
-from verifiers.jsonl import dumps, sha256_file
 
 
 def hashes(folder: Path) -> dict[str, str]:

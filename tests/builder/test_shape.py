@@ -4,8 +4,8 @@ import pytest
 
 from builder.mira_configs import MIRA_FEW_SHOT_SHAPE, MIRA_SHAPE
 from builder.shape import JSON, ShapeError, decode, encode, features, json_fields
+from generators.jsonl import dumps
 from generators.split import generate, typed_slots
-from verifiers.jsonl import dumps
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from builder.export import CHECKSUMS, MANIFEST, write_checksums
 from builder.mira_elenchos import record_sha256
 from builder.rows import row_to_record
 from builder.verify import verify
-from verifiers.jsonl import sha256_file
+from generators.jsonl import sha256_file
 
 ZS = "mira_zero_shot/test-00000-of-00001.parquet"
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from generators.jsonl import write_jsonl
 from generators.split import generate, typed_slots
-from verifiers.jsonl import write_jsonl
 
 N_PER_BLOCK = 2  # instances per family and difficulty: 22 families x 3 x 2 = 132
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from generators.jsonl import write_jsonl
 from generators.split import generate, typed_slots
-from verifiers.jsonl import write_jsonl
 
 
 def _alias(inst: dict[str, Any], n: int = 0) -> str:

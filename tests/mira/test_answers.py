@@ -2,7 +2,8 @@ from fractions import Fraction
 
 import pytest
 
-from verifiers.answers import AnswerParseError, check_answer, decode_answer, encode_answer, parse_answer
+from generators.answers import decode_answer, encode_answer
+from verifiers.answers import AnswerParseError, check_answer, parse_answer
 
 KEYS = ["a", "b", "c"]
 

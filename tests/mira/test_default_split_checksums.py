@@ -10,8 +10,8 @@ import pytest
 
 from generators import GENERATOR_VERSION
 from generators.families import FAMILIES
+from generators.jsonl import dumps
 from generators.split import generate, typed_slots
-from verifiers.jsonl import dumps
 
 CHECKSUMS = Path(__file__).resolve().parents[2] / "data" / "CHECKSUMS"
 PUBLISHED_VERSION = "1.1.0"

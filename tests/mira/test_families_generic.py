@@ -7,10 +7,10 @@ import json
 
 import pytest
 
+from generators.answers import decode_answer, encode_answer
 from generators.families import FAMILIES
 from generators.instances import build_instance
 from generators.split import Slot, generate
-from verifiers.answers import decode_answer, encode_answer
 from verifiers.validate import instance_problems
 
 SEEDS = range(12)

@@ -16,13 +16,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from generators.answers import encode_answer
 from generators.errors import Inconsistent, NotUnique
 from generators.families import get_family
 from harness.errors import HarnessError
 from harness.mira.agents.common import SimulatedLatency, reject_unknown_options, typed_zero
 from harness.mira.audit import audit_form
 from harness.mira.types import Solver, SolverAction, SolverTurn
-from verifiers.answers import encode_answer
 
 
 class OracleSolver(Solver):

@@ -2,7 +2,7 @@
 
 It judges *what is asked*, not which names occur. A request is read in four steps:
 
-1. **Lexicon.** Every name the instance gives a thing is found in the normalised request
+1. **Lexicon** (``rule_lexicon``). Every name the instance gives a thing is found in the normalised request
    (``harness.text.normalize``: case, unicode, Greek letters, LaTeX, underscores, spaces), longest name
    first, as whole names: the hint slot (its ``request_aliases``, its slot name and the harness's word
    descriptions in ``rule_vocab``), the *parts* the hint fact alone fixes (crt's m3 and r3), every other
@@ -30,20 +30,28 @@ names; what it *reveals* is only ever the canonical hint text, or nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from generators.base import Family
-from generators.families import get_family
 from harness.errors import HarnessError
 from harness.mira.agents.common import SimulatedLatency, reject_unknown_options
-from harness.mira.agents.rule_vocab import vocabulary
+from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays importable from here)
+    HINT,
+    KNOWN,
+    OTHER,
+    PART,
+    TARGET,
+    UNNAMED,
+    Lexicon,
+    Mention,
+    build_lexicon,
+    find_mentions,
+    slot_names,
+)
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
-from harness.text import alias_form, normalize
+from harness.text import normalize
 
-HINT, PART, KNOWN, OTHER, TARGET, UNNAMED = "hint", "part", "known", "other", "target", "unnamed"
 RULE_VERSION = "rule/2"
-_PRIORITY = {HINT: 0, PART: 1, KNOWN: 2, OTHER: 3, TARGET: 4}
 _MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
 
 EVERYTHING = re.compile(
@@ -104,70 +112,6 @@ MODIFIER = re.compile(r"\s*,?\s*(?:of|in|for|through|at|between|with|on|that|whi
                       r"(?:\s*(?:satisfies|must satisfy|obeys|has|are|is))?")
 STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
 APPOSITION_PAREN = re.compile(r"\s*(?:[=:,]|,?\s*(?:ie|that is|namely|aka|defined as|given by|where)\s*,?)?\s*\(")
-LINEAR_EXPR = re.compile(r"(?<![\w)])[+-]?\d*\*?[a-z][a-z0-9]*(?:[+-]\d*\*?[a-z][a-z0-9]*)+(?![\w(])")
-LINEAR_TERM = re.compile(r"([+-]?)(\d*)\*?([a-z][a-z0-9]*)")
-
-
-@dataclass(frozen=True)
-class Name:
-    kind: str  # HINT, PART, KNOWN, OTHER, TARGET
-    slot: str  # what it names (the slot, or the target/unknown name)
-
-
-@dataclass
-class Lexicon:
-    """Every name one instance gives a thing, as one longest-first regex over normalised text."""
-
-    names: dict[str, Name]
-    components: frozenset[str]  # forms of names that occur inside the hint fact (q1, q2 for m2)
-    linear: dict[str, int] | None  # the hint's left-hand side, when it is a linear equation
-    hint_slot: str = ""
-    pattern: re.Pattern[str] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.pattern = trie_pattern(list(self.names))
-
-
-def trie_pattern(forms: list[str]) -> re.Pattern[str]:
-    """One regex finding any of ``forms`` as a whole name, longest first, built as a trie.
-
-    A flat alternation of a few hundred names tries every name at every position; the trie tries one
-    branch per character, which keeps a request to a few microseconds.
-    """
-    alnum = [f for f in forms if f[:1].isalnum()]
-    other = [f for f in forms if f and not f[:1].isalnum()]
-    parts = []
-    if alnum:
-        parts.append(r"(?<![a-z0-9])" + _trie_regex(_trie(alnum)))
-    if other:
-        parts.append(_trie_regex(_trie(other)))
-    return re.compile("|".join(parts)) if parts else re.compile(r"(?!)")
-
-
-def _trie(forms: list[str]) -> dict[str, Any]:
-    root: dict[str, Any] = {}
-    for form in forms:
-        node = root
-        for ch in form:
-            node = node.setdefault(ch, {})
-        node[""] = form
-    return root
-
-
-def _trie_regex(node: dict[str, Any]) -> str:
-    branches = [re.escape(ch) + _trie_regex(child) for ch, child in sorted(node.items()) if ch]
-    if "" in node:  # a name ends here: after every longer continuation, try ending
-        form = node[""]
-        branches.append(r"(?![a-z0-9])" if form[-1:].isalnum() else "")
-    if len(branches) == 1:
-        return branches[0]
-    return "(?:" + "|".join(branches) + ")"
-
-
-def _bounded(form: str) -> str:
-    head = r"(?<![a-z0-9])" if form[:1].isalnum() else ""
-    tail = r"(?![a-z0-9])" if form[-1:].isalnum() else ""
-    return head + re.escape(form) + tail
 
 
 @dataclass(frozen=True)
@@ -184,99 +128,7 @@ class Judgement:
                 "responder": RULE_VERSION}
 
 
-# ------------------------------------------------------------------------------------ lexicon
-def slot_names(family: Family, constraint: dict[str, Any]) -> tuple[str | None, list[str]]:
-    """(slot name, every phrase naming it) for one constraint; (None, []) for context facts."""
-    try:
-        slot = family.slot_name(constraint)
-    except (KeyError, TypeError, ValueError):
-        slot = None
-    if slot is None:
-        return None, []
-    try:
-        aliases = list(family.slot_aliases(slot, constraint))
-    except (KeyError, TypeError, ValueError, IndexError):
-        aliases = []
-    return slot, [*aliases, slot]
-
-
-def build_lexicon(instance: dict[str, Any]) -> Lexicon:
-    family = get_family(instance["family"])
-    hint = instance["minimal_hint_spec"]["atomic_hints"][0]
-    views = {v["agent_id"]: v["private_data"] for v in instance["agent_views"]}
-    extra = vocabulary(instance["family"], hint["constraint"], instance.get("target") or {})
-    names: dict[str, Name] = {}
-
-    def add(phrases: list[str], name: Name) -> None:
-        for phrase in phrases:
-            if not isinstance(phrase, str):
-                continue
-            form = alias_form(phrase)
-            known = names.get(form)
-            if form and (known is None or _PRIORITY[name.kind] < _PRIORITY[known.kind]):
-                names[form] = name
-
-    add([*hint["request_aliases"], hint["slot"], *extra.get("hint", [])], Name(HINT, hint["slot"]))
-    if not names:
-        raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
-    add(extra.get("parts", []), Name(PART, hint["slot"]))
-    for agent, kind in (("A", KNOWN), ("B", OTHER)):
-        for constraint in views[agent]["constraints_machine"]:
-            if constraint == hint["constraint"]:
-                continue
-            slot, phrases = slot_names(family, constraint)
-            if slot is not None and slot != hint["slot"]:
-                add(phrases, Name(kind, slot))
-    unknowns = [u for u in views["A"]["unknowns"] if isinstance(u, str)]
-    for unknown in unknowns:
-        add([unknown], Name(TARGET, unknown))
-    add(extra.get("target", []), Name(TARGET, "target"))
-    hint_text = normalize(hint["text"])
-    components = frozenset(f for f in names if f[:1].isalnum() and re.search(_bounded(f), hint_text))
-    linear = None
-    coeffs = hint["constraint"].get("coeffs") if isinstance(hint["constraint"], dict) else None
-    if isinstance(coeffs, dict):
-        linear = {alias_form(k): v for k, v in coeffs.items() if isinstance(v, int) and v}
-    return Lexicon(names, components | _part_forms(names), linear, hint["slot"])
-
-
-def _part_forms(names: dict[str, Name]) -> frozenset[str]:
-    return frozenset(f for f, n in names.items() if n.kind == PART)
-
-
 # ------------------------------------------------------------------------------------ judging
-@dataclass
-class _Mention:
-    start: int
-    end: int
-    form: str
-    name: Name
-
-
-def find_mentions(text: str, lexicon: Lexicon) -> list[_Mention]:
-    """Names in normalised ``text``, longest first, not overlapping; linear forms of the hint first."""
-    mentions: list[_Mention] = []
-    if lexicon.linear:
-        for m in LINEAR_EXPR.finditer(text):
-            if _linear_form(m.group()) == lexicon.linear:
-                mentions.append(_Mention(m.start(), m.end(), m.group(), Name(HINT, lexicon.hint_slot)))
-    taken = [(m.start, m.end) for m in mentions]
-    for m in lexicon.pattern.finditer(text):
-        if any(s < m.end() and m.start() < e for s, e in taken):
-            continue
-        mentions.append(_Mention(m.start(), m.end(), m.group(), lexicon.names[m.group()]))
-    mentions.sort(key=lambda m: m.start)
-    return mentions[: 0xFF]
-
-
-def _linear_form(expr: str) -> dict[str, int] | None:
-    out: dict[str, int] = {}
-    for sign, digits, var in LINEAR_TERM.findall(expr):
-        value = int(digits) if digits else 1
-        out[var] = out.get(var, 0) + (-value if sign == "-" else value)
-    return {k: v for k, v in out.items() if v}
-
-
 def judge(request: str, lexicon: Lexicon) -> Judgement:
     """Read ``request`` against the instance's ``lexicon`` (see the module docstring)."""
     text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
@@ -286,7 +138,7 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     marked = _ABBREVIATION.sub(" ie ", _marked(text, mentions)).replace("...", "⋯")
     clauses = [c for c in _CLAUSE_BREAK.split(marked) if c.strip()]
     asking = _asking_clauses(clauses)
-    asked: list[_Mention] = []
+    asked: list[Mention] = []
     context: set[int] = set(range(len(mentions)))
     unnamed: list[str] = []
     for clause in clauses:
@@ -311,7 +163,7 @@ def _asking_clauses(clauses: list[str]) -> list[str]:
     return open_clauses or clauses
 
 
-def _marked(text: str, mentions: list[_Mention]) -> str:
+def _marked(text: str, mentions: list[Mention]) -> str:
     parts, at = [], 0
     for i, m in enumerate(mentions):
         parts.append(text[at:m.start])
@@ -336,7 +188,7 @@ def _indices(s: str) -> list[int]:
     return [ord(ch) - _MARK for ch in _MARKS.findall(s)]
 
 
-def _asked_in_clause(clause: str, mentions: list[_Mention], lexicon: Lexicon) -> tuple[list[int], list[str]]:
+def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> tuple[list[int], list[str]]:
     """(indices of the mentions asked for in ``clause``, unnamed quantity phrases joined to them)."""
     lead = LEADING_CONTEXT.match(clause)
     if lead:
@@ -445,7 +297,7 @@ def _unnamed_conjuncts(clause: str) -> list[str]:
     return out
 
 
-def _decide(asked: list[_Mention], unnamed: list[str], context: list[_Mention]) -> Judgement:
+def _decide(asked: list[Mention], unnamed: list[str], context: list[Mention]) -> Judgement:
     quantities: dict[tuple[str, str], str] = {}
     for m in asked:
         kind = HINT if m.name.kind == PART else m.name.kind
