@@ -266,16 +266,9 @@ def reproduce_markdown(manifest: Mapping[str, Any]) -> str:
 
 
 def _protocol_versions() -> dict[str, str]:
-    out = {}
-    for bench, (module, attr) in {"mira": ("harness.mira", "PROTOCOL_VERSION"),
-                                  "elenchos": ("harness.elenchos", "PROTOCOL_VERSION")}.items():
-        try:
-            import importlib
+    from schemas import ELENCHOS_PROTOCOL_VERSION, MIRA_PROTOCOL_VERSION
 
-            out[bench] = str(getattr(importlib.import_module(module), attr))
-        except (ImportError, AttributeError):
-            out[bench] = "unknown"
-    return out
+    return {"mira": MIRA_PROTOCOL_VERSION, "elenchos": ELENCHOS_PROTOCOL_VERSION}
 
 
 def _short(value: Any) -> str:

@@ -14,6 +14,11 @@ from typing import Any
 import jsonschema_rs
 from jsonschema import Draft202012Validator
 
+# The versions of the two interaction protocols whose records these schemas describe. They live here, at the
+# bottom of the package order, so that the builder's card can name them without importing the harness.
+MIRA_PROTOCOL_VERSION = "mira-protocol/1"
+ELENCHOS_PROTOCOL_VERSION = "elenchos-protocol/1"
+
 
 @cache
 def load_schema(name: str) -> dict[str, Any]:

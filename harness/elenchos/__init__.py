@@ -14,8 +14,7 @@ Laid out like ``harness.mira``; the data (probe library, F_k, Pi_RSA, sessions, 
 See ``docs/elenchos.md``.
 """
 
-PROTOCOL_VERSION = "elenchos-protocol/1"
-
-from harness.elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall, ToolExchange, ToolResult  # noqa: E402
+from harness.elenchos.types import ElenchosAgent, ElenchosTurn, ToolCall, ToolExchange, ToolResult
+from schemas import ELENCHOS_PROTOCOL_VERSION as PROTOCOL_VERSION
 
 __all__ = ["PROTOCOL_VERSION", "ElenchosAgent", "ElenchosTurn", "ToolCall", "ToolExchange", "ToolResult"]

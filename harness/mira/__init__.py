@@ -1,3 +1,5 @@
 """MIRA-Math: the solver/responder protocol, deterministic agents, runs, scoring and reports."""
 
-PROTOCOL_VERSION = "mira-protocol/1"
+from schemas import MIRA_PROTOCOL_VERSION as PROTOCOL_VERSION
+
+__all__ = ["PROTOCOL_VERSION"]
