@@ -7,10 +7,10 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 from generators import GENERATOR_VERSION
+from generators.argtypes import count
 from generators.families import FAMILIES
 from generators.jsonl import write_jsonl
 from generators.split import Slot, generate, typed_slots
@@ -27,36 +27,22 @@ def _difficulties(text: str) -> list[int]:
     return sorted(set(values))
 
 
-def _count(minimum: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
-        return value
-
-    parse.__name__ = "count"
-    return parse
-
-
 def add_mira_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("mira", help="generate MIRA-Math instances as JSONL")
     p.add_argument("--seed", type=int, default=1234, help="dataset seed (default 1234, the paper's)")
-    p.add_argument("--n-a", type=_count(0), default=20,
+    p.add_argument("--n-a", type=count(0), default=20,
                    help="instances per Type-A family and difficulty (default 20)")
-    p.add_argument("--n-b", type=_count(0), default=50,
+    p.add_argument("--n-b", type=count(0), default=50,
                    help="instances per Type-B family and difficulty (default 50)")
     p.add_argument("--difficulties", type=_difficulties, default=[1, 2, 3], metavar="D[,D...]",
                    help="requested difficulties, a comma-separated subset of 1,2,3 (default 1,2,3)")
     p.add_argument("--family", choices=list(FAMILIES), metavar="FAMILY",
                    help="generate one family only (with --n/--difficulty); one of: " + ", ".join(FAMILIES))
-    p.add_argument("--n", type=_count(1), help="with --family: number of instances per difficulty")
+    p.add_argument("--n", type=count(1), help="with --family: number of instances per difficulty")
     p.add_argument("--difficulty", type=int, choices=(1, 2, 3), help="with --family: one difficulty")
     p.add_argument("--four-shot", "--few-shot", dest="few_shot", action="store_true",
                    help="the four-shot regime: attach the four worked examples per family")
-    p.add_argument("--jobs", type=_count(1), default=1, help="worker processes (output is identical; default 1)")
+    p.add_argument("--jobs", type=count(1), default=1, help="worker processes (output is identical; default 1)")
     p.add_argument("--out", required=True, help="output JSONL file (written atomically; replaced only on success)")
 
 

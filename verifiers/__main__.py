@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 
+from generators.argtypes import count
 from verifiers import check_answer
 from verifiers.reference import cli as reference_cli
 from verifiers.validate import validate_file
@@ -24,9 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("validate", help="validate MIRA-Math JSONL files")
     p.add_argument("files", nargs="+")
-    p.add_argument("--max-errors", type=_count(0), default=50,
+    p.add_argument("--max-errors", type=count(0), default=50,
                    help="print (and keep in memory) at most this many errors; all are counted (default 50)")
-    p.add_argument("--jobs", type=_count(1), default=1, help="worker processes (default 1)")
+    p.add_argument("--jobs", type=count(1), default=1, help="worker processes (default 1)")
     reference_cli.add_parser(sub)
     check_answer.add_parser(sub)
     args = parser.parse_args(argv)
@@ -35,19 +35,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "import-reference":
         return reference_cli.run(args)
     return validate_files(args.files, args.max_errors, args.jobs)
-
-
-def _count(minimum: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
-        return value
-
-    return parse
 
 
 def validate_files(paths: list[str], max_errors: int, jobs: int) -> int:
