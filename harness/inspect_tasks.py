@@ -23,11 +23,12 @@ from harness.inspect_adapter.mira import DEFAULT_CONFIG, mira_task
 def mira_math(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: str = "auto",
               condition: str = "standard", responder: str = "rule", responder_options: Any = None,
               after_offer: str = "answer", limit: int | None = None, message_limit: int | None = None,
-              token_limit: int | None = None, time_limit: int | None = None) -> Task:
+              token_limit: int | None = None, time_limit: int | None = None, revision: str | None = None) -> Task:
     """MIRA-Math: the model is agent A; agent B (``responder``, any of ours) answers the tool ``ask_partner``.
 
     Args:
-        dataset: a MIRA-Math JSONL file or one of our export folders (default: generate ``config`` here).
+        dataset: a MIRA-Math JSONL file, one of our export folders or a Hub repo id ``ORG/NAME`` (default:
+            generate ``config`` here).
         config: builder config (``mira_zero_shot``, ``mira_few_shot``) to read from an export or generate.
         regime: ``auto`` (four-shot iff every instance has worked examples), ``zero_shot`` or ``four_shot``.
         condition: ``standard`` or ``oracle_hint`` (no responder; the hint is given up front).
@@ -38,9 +39,10 @@ def mira_math(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: 
         message_limit: inspect's per-sample message limit (our protocol ends every episode by itself).
         token_limit: inspect's per-sample token limit.
         time_limit: inspect's per-sample time limit in seconds.
+        revision: with a Hub repo id: branch, release tag or commit (default main).
     """
     return mira_task(dataset, config, regime, condition, responder, responder_options, after_offer, limit,
-                     message_limit, token_limit, time_limit)
+                     message_limit, token_limit, time_limit, revision)
 
 
 @task

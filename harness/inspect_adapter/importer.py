@@ -125,7 +125,8 @@ def _info(log: Any, path: str, benchmark: str, run: dict[str, Any], lines: list[
                   "responder_options": run.get("responder_options") or {}, "condition": run["condition"],
                   "regime": run["regime"], "after_offer": run["after_offer"]}
         extra = {"dataset": {"path": run["dataset"], "sha256": run["dataset_sha256"], "instances": run["instances"],
-                             "generator_versions": run.get("generator_versions")},
+                             "generator_versions": run.get("generator_versions"),
+                             **({"source": run["dataset_source"]} if run.get("dataset_source") else {})},
                  "generator_version": ",".join(run.get("generator_versions") or []),
                  "seed_set": {"dataset_seed": (run.get("dataset_seeds") or [None])[0] if len(
                      run.get("dataset_seeds") or []) == 1 else None,

@@ -218,11 +218,16 @@ class MiraDriver:
 
 
 # ---------------------------------------------------------------------------------------------- data
-def load_instances(dataset: str | None, config: str, limit: int | None) -> Dataset:
-    """A JSONL file (checked as ``run_eval.py mira`` does), one of our export folders, or a builder config's
+def load_instances(dataset: str | None, config: str, limit: int | None, revision: str | None = None) -> Dataset:
+    """A JSONL file (checked as ``run_eval.py mira`` does), one of our export folders, a Hub repo id (read, checked
+    and recorded as ``run_eval.py mira --dataset ORG/NAME --config C --revision R`` does), or a builder config's
     records generated here (the default split's parameters; only the first ``limit`` are generated)."""
+    if revision and not (dataset and _is_hub_repo(dataset)):
+        raise HarnessError("revision is for a Hub repo id given as dataset")
     if dataset:
         path = Path(dataset)
+        if _is_hub_repo(dataset):
+            return load_dataset(dataset, limit, config=config, revision=revision)
         if path.is_dir():
             from builder.rows import read_records
 
@@ -249,6 +254,15 @@ def load_instances(dataset: str | None, config: str, limit: int | None) -> Datas
     return _dataset(f"generated:{config}:seed={params['seed']}", records)
 
 
+def _is_hub_repo(dataset: str) -> bool:
+    """``ORG/NAME`` that is not a local path."""
+    if Path(dataset).exists():
+        return False
+    from builder.rows import is_release_source
+
+    return is_release_source(dataset)
+
+
 def _dataset(source: str, records: list[dict[str, Any]]) -> Dataset:
     """Records that do not come from a file: their checksum is over their canonical JSON lines."""
     h = hashlib.sha256()
@@ -273,12 +287,12 @@ def samples(instances: list[dict[str, Any]]) -> list[Sample]:
 def mira_task(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: str = "auto",
               condition: str = "standard", responder: str = "rule", responder_options: Any = None,
               after_offer: str = "answer", limit: int | None = None, message_limit: int | None = None,
-              token_limit: int | None = None, time_limit: int | None = None) -> Task:
+              token_limit: int | None = None, time_limit: int | None = None, revision: str | None = None) -> Task:
     if condition not in CONDITIONS:
         raise HarnessError(f"condition must be one of {', '.join(CONDITIONS)}")
     if after_offer not in AFTER_OFFER:
         raise HarnessError(f"after_offer must be one of {', '.join(AFTER_OFFER)}")
-    data = load_instances(dataset, config, None if limit is None else int(limit))
+    data = load_instances(dataset, config, None if limit is None else int(limit), revision)
     instances, source = data.instances, data.path
     if not instances:
         raise HarnessError(f"{source}: no instances")
@@ -286,7 +300,7 @@ def mira_task(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: 
     options = option_dict(responder_options)
     agent = None if condition == "oracle_hint" else make_responder(responder, options)
     run = {"benchmark": "mira", "protocol_version": PROTOCOL_VERSION, "dataset_sha256": data.sha256, "dataset": source,
-           "instances": len(instances), "generator_versions": data.generator_versions(),
+           "dataset_source": data.source, "instances": len(instances), "generator_versions": data.generator_versions(),
            "dataset_seeds": data.dataset_seeds(), "instance_seeds_sha256": data.seed_digest(),
            "limit": limit, "condition": condition, "regime": resolved,
            "after_offer": after_offer, "responder": responder if agent else None,

@@ -101,3 +101,20 @@ def test_elenchos_sessions_from_an_export_folder_give_the_jsonl_runs_metrics(tmp
     data = json.loads((outs[1] / "run.json").read_text())["data"]
     assert data["source"]["config"] == "elenchos_ladder" and data["source"]["checked_against_manifest"]
     assert data["source"]["generator_version"] == manifest["configs"]["elenchos_ladder"]["generator_version"]
+
+
+def test_the_inspect_task_reads_a_hub_release_by_tag(release, hub, tmp_path):  # noqa: F811
+    pytest.importorskip("inspect_ai")
+    from harness.errors import HarnessError
+    from harness.inspect_adapter.mira import load_instances
+    from harness.mira.dataset import load_dataset
+
+    folder, jsonl = release
+    result, _ = pub(folder)
+    data = load_instances(REPO, "mira_zero_shot", None, revision=result.tag)
+    local = load_dataset(jsonl["mira_zero_shot"])
+    assert data.instances == local.instances and data.sha256 == local.sha256
+    assert data.source["kind"] == "hub" and data.source["release_tag"] == result.tag
+    assert len(load_instances(REPO, "mira_zero_shot", 2, revision=result.tag).instances) == 2
+    with pytest.raises(HarnessError, match="revision is for a Hub repo id"):
+        load_instances(str(jsonl["mira_zero_shot"]), "mira_zero_shot", None, revision=result.tag)
