@@ -235,15 +235,20 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
 def _descriptions_after_hint(clause: str, hint_ids: set[int]) -> list[tuple[int, int]]:
     """Spans right after a name of the hint that only describe it: parentheticals, appositions, modifiers."""
     spans = []
+    chain_end: dict[int, int] = {}  # position -> where the descriptions from there end (chains often meet)
     for i in sorted(hint_ids):
         start = pos = clause.index(chr(_MARK + i)) + 1
-        while True:
+        walked = []
+        while pos not in chain_end:
+            walked.append(pos)
             end = _description_at(clause, pos)
             if end is None:
                 break
             pos = end
-        if pos > start:
-            spans.append((start, pos))
+        end = chain_end.get(pos, pos)
+        chain_end.update(dict.fromkeys(walked, end))
+        if end > start:
+            spans.append((start, end))
     return spans
 
 
