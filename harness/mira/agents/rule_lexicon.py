@@ -168,7 +168,7 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
             continue
         mentions.append(Mention(m.start(), m.end(), m.group(), lexicon.names[m.group()]))
     mentions.sort(key=lambda m: m.start)
-    return mentions[: 0xFF]
+    return mentions
 
 
 def _linear_form(expr: str) -> dict[str, int] | None:
