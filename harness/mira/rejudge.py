@@ -18,7 +18,6 @@ Privileged responders (``rule``) need the instance records: the dataset file rec
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from harness.rundir import (
     fingerprint,
     now_iso,
     read_transcripts,
+    same_identity,
     sha256_file,
     write_json_atomic,
 )
@@ -298,8 +298,8 @@ def _instances(info: dict[str, Any], override: str | None, sha256: str | None) -
 
 def _check_identity(info: dict[str, Any] | None, responder: Any, where: RunDir) -> None:
     if info and info.get("responder_agent") is not None:
-        now = json.loads(json.dumps(responder.describe()))
-        if now != info["responder_agent"]:
+        now = responder.describe()
+        if not same_identity(info["responder_agent"], now):
             raise ConfigMismatch(f"{where.path}: refusing to resume: the responder describes itself differently "
                                  f"(was {info['responder_agent']}, now {now}); use a new --out directory")
 

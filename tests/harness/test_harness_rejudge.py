@@ -39,6 +39,13 @@ class FlakyRule(RuleResponder):
 
     calls_left = 10**9
 
+    def __init__(self, options=None):
+        super().__init__()
+        self.options = dict(options or {})
+
+    def describe(self):
+        return {**super().describe(), **self.options}  # as the engine responders describe their options
+
     def respond(self, turns):
         FlakyRule.calls_left -= 1
         if FlakyRule.calls_left < 0:
@@ -57,7 +64,7 @@ def source_run(split_files, tmp_path_factory) -> Path:
 @pytest.fixture(autouse=True)
 def fake_responders():
     registry.register("mira.responder", "scripted", lambda arg, options: ScriptedResponder())
-    registry.register("mira.responder", "flakyrule", lambda arg, options: FlakyRule())
+    registry.register("mira.responder", "flakyrule", lambda arg, options: FlakyRule(options))
     yield
     registry.unregister("mira.responder", "scripted")
     registry.unregister("mira.responder", "flakyrule")
@@ -127,3 +134,15 @@ def test_resume_with_another_responder_is_refused(source_run: Path, tmp_path: Pa
     FlakyRule.calls_left = 10**9
     with pytest.raises(ConfigMismatch):
         rejudge(str(source_run), "scripted", {}, str(out))
+
+
+def test_resume_with_another_execution_option_continues(source_run: Path, tmp_path: Path) -> None:
+    out = tmp_path / "rj"
+    FlakyRule.calls_left = 1
+    with pytest.raises(KeyboardInterrupt):
+        rejudge(str(source_run), "flakyrule", {"timeout": "10"}, str(out), max_concurrent=10)
+    FlakyRule.calls_left = 10**9
+    summary = rejudge(str(source_run), "flakyrule", {"timeout": "20"}, str(out), max_concurrent=10)
+    assert summary["overall"]["full_agreement"] == 1.0
+    with pytest.raises(ConfigMismatch):
+        rejudge(str(source_run), "flakyrule", {"timeout": "20", "seed": "1"}, str(out))

@@ -169,3 +169,12 @@ def test_crt_declines_a_congruence_a_already_holds(instances: list[dict]) -> Non
         if c["type"] == "congruence":
             assert ask(inst, f"What is x mod {c['mod']}?") == "decline"
             assert ask(inst, f"the congruence x mod {c['mod']}") == "decline"
+
+
+def test_a_request_with_more_names_than_marks_is_declined_unread(instances: list[dict]) -> None:
+    instance = _first(instances, "moment_problem")
+    responder = RuleResponder()
+    assert responder.judge(instance, "What is m2? " + "m2 " * 254).offer  # 255 names: read whole
+    for request in ("What is " + "m2 " * 300 + "m1?", "What is m2 " + "m2 " * 300 + "or m1?"):
+        judgement = responder.judge(instance, request)
+        assert not judgement.offer and judgement.rule == "too_many_names", judgement

@@ -20,7 +20,8 @@ It judges *what is asked*, not which names occur. A request is read in four step
    like a quantity ("the variance", "P(E)", "m3" where there is none) counts as one more quantity.
 4. **Decision.** Offer iff exactly one quantity is asked and it is the hint. Otherwise decline, with the
    rule that declined: ``everything`` ("everything you have"), ``nothing_named`` (vague), ``target``,
-   ``known_fact`` (A holds it), ``other_slot`` (B holds it but it is not the hint), ``two_quantities``.
+   ``known_fact`` (A holds it), ``other_slot`` (B holds it but it is not the hint), ``two_quantities``,
+   ``too_many_names`` (more than 256 names: a degenerate request, not read further).
 
 Every decision carries ``rationale``: the rule, the phrases taken as asked, and those set aside as
 context. It is ``privileged``: it reads the instance's machine-readable hint specification and slot
@@ -53,6 +54,7 @@ from harness.text import normalize
 
 RULE_VERSION = "rule/2"
 _MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
+MAX_MENTIONS = 0x100  # one mark each, U+E000..U+E0FF
 
 EVERYTHING = re.compile(
     r"\b(?:everything|all(?: of)?(?: the| your| of your)?(?: \w+)?|every (?:fact|constraint|piece of information|"
@@ -135,6 +137,8 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     if EVERYTHING.search(text):
         return Judgement(False, "everything", (EVERYTHING.search(text).group(),))  # type: ignore[union-attr]
     mentions = find_mentions(text, lexicon)
+    if len(mentions) > MAX_MENTIONS:  # more names than marks: the request cannot be read whole
+        return Judgement(False, "too_many_names", tuple(dict.fromkeys(m.form for m in mentions))[:10])
     marked = _ABBREVIATION.sub(" ie ", _marked(text, mentions)).replace("...", "⋯")
     clauses = [c for c in _CLAUSE_BREAK.split(marked) if c.strip()]
     asking = _asking_clauses(clauses)
@@ -235,15 +239,20 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
 def _descriptions_after_hint(clause: str, hint_ids: set[int]) -> list[tuple[int, int]]:
     """Spans right after a name of the hint that only describe it: parentheticals, appositions, modifiers."""
     spans = []
+    chain_end: dict[int, int] = {}  # position -> where the descriptions from there end (chains often meet)
     for i in sorted(hint_ids):
         start = pos = clause.index(chr(_MARK + i)) + 1
-        while True:
+        walked = []
+        while pos not in chain_end:
+            walked.append(pos)
             end = _description_at(clause, pos)
             if end is None:
                 break
             pos = end
-        if pos > start:
-            spans.append((start, pos))
+        end = chain_end.get(pos, pos)
+        chain_end.update(dict.fromkeys(walked, end))
+        if end > start:
+            spans.append((start, end))
     return spans
 
 

@@ -9,6 +9,7 @@ expression equal to the hint's left-hand side is a name of the hint too.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,13 +161,14 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
         for m in LINEAR_EXPR.finditer(text):
             if _linear_form(m.group()) == lexicon.linear:
                 mentions.append(Mention(m.start(), m.end(), m.group(), Name(HINT, lexicon.hint_slot)))
-    taken = [(m.start, m.end) for m in mentions]
+    starts = [m.start for m in mentions]  # linear forms: sorted, not overlapping
     for m in lexicon.pattern.finditer(text):
-        if any(s < m.end() and m.start() < e for s, e in taken):
+        before = bisect_left(starts, m.end()) - 1  # the last linear form starting before this name ends
+        if before >= 0 and mentions[before].end > m.start():
             continue
         mentions.append(Mention(m.start(), m.end(), m.group(), lexicon.names[m.group()]))
     mentions.sort(key=lambda m: m.start)
-    return mentions[: 0xFF]
+    return mentions
 
 
 def _linear_form(expr: str) -> dict[str, int] | None:
