@@ -15,8 +15,9 @@ import json
 import sys
 from typing import Any
 
+from generators.answers import answers_equal, decode_answer, format_answer
 from verifiers import safejson
-from verifiers.answers import AnswerParseError, answers_equal, decode_answer, format_answer, parse_answer
+from verifiers.answers import AnswerParseError, parse_answer
 from verifiers.replies import read_solver_reply
 
 

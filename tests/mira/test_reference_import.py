@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
+from generators.answers import encode_answer
 from generators.families import FAMILIES
 from generators.instances import sample_valid
 from harness.mira.dataset import load_dataset
 from schemas import schema_errors
-from verifiers.answers import encode_answer
 from verifiers.reference import (
     MAPPINGS,
     REASONS,

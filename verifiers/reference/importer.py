@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generators.answers import encode_answer
 from generators.base import Constraint, Family
 from generators.families import FAMILIES
-from verifiers.answers import encode_answer
 from verifiers.reference.checks import Verdict, verify
 from verifiers.reference.families import MAPPINGS
 from verifiers.reference.mapping import MALFORMED, Mapped, release_answer, release_shape
