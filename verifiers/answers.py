@@ -1,8 +1,8 @@
 """A model's answers: free-form parsing and checking against an exact value.
 
 The answer types, their JSON encoding and exact equality live in ``generators.answers`` (the generators own
-them); they are imported here, so ``from verifiers.answers import Answer`` keeps working. A model's answer is
-parsed from JSON or from a short written value; anything ambiguous or partial is a parse failure, i.e. wrong.
+them). A model's answer is parsed from JSON or from a short written value; anything ambiguous or partial is a
+parse failure, i.e. wrong.
 """
 
 from __future__ import annotations
@@ -12,14 +12,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from generators.answers import (  # noqa: F401  (re-exported: the answer types live with the generators)
-    ANSWER_TYPES,
-    Answer,
-    answers_equal,
-    decode_answer,
-    encode_answer,
-    format_answer,
-)
+from generators.answers import ANSWER_TYPES, Answer, answers_equal
 from verifiers import safejson
 
 WRAPPER_KEYS = ("answer", "final_answer", "result", "solution", "value")

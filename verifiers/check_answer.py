@@ -11,12 +11,13 @@ dataset, id or argument.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from generators.answers import answers_equal, decode_answer, format_answer
 from verifiers import safejson
-from verifiers.answers import AnswerParseError, answers_equal, decode_answer, format_answer, parse_answer
+from verifiers.answers import AnswerParseError, parse_answer
+from verifiers.jsonl import iter_lines, parse_json_line
 from verifiers.replies import read_solver_reply
 
 
@@ -28,16 +29,15 @@ def add_parser(sub: Any) -> None:
 
 
 def find_instance(path: str, instance_id: str) -> dict[str, Any]:
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, start=1):
-            if instance_id not in line:
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{lineno}: invalid JSON: {exc.msg}") from None
-            if isinstance(record, dict) and record.get("id") == instance_id:
-                return record
+    needle = instance_id.encode("utf-8", "surrogatepass")
+    for lineno, raw in iter_lines(path):
+        if needle not in raw:
+            continue
+        record, problem = parse_json_line(raw)
+        if problem is not None:
+            raise ValueError(f"{path}:{lineno}: {problem}")
+        if isinstance(record, dict) and record.get("id") == instance_id:
+            return record
     raise ValueError(f"{path}: no instance with id {instance_id!r}")
 
 

@@ -1,7 +1,6 @@
 """JSONL input with precise, loss-free errors on read.
 
-Writing (``dumps``, ``write_jsonl``, ``sha256_file``) lives in ``generators.jsonl``; the names are imported here
-so ``from verifiers.jsonl import dumps`` keeps working.
+Writing (``dumps``, ``write_jsonl``, ``sha256_file``) lives in ``generators.jsonl``.
 """
 
 from __future__ import annotations
@@ -11,8 +10,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from generators.jsonl import dumps, sha256_file, write_jsonl  # noqa: F401  (re-exported: writing lives there)
 
 
 @dataclass

@@ -165,14 +165,21 @@ def _python_literal(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+class AmbiguousReply(ValueError):
+    """A reply that reads as JSON but holds two values for one field; ``never_raises`` makes it the parse error."""
+
+
 def never_raises(parse: Callable[..., tuple[Any, str | None]]) -> Callable[..., tuple[Any, str | None]]:
     """Wrap a reply parser so that an unexpected exception becomes its parse error: ``(None, "internal ...")``.
-    A reply is then recorded like any other unreadable one and the run goes on."""
+    A reply is then recorded like any other unreadable one and the run goes on. ``AmbiguousReply`` is an ordinary
+    parse error (its message)."""
 
     @functools.wraps(parse)
     def wrapped(*args: Any, **kw: Any) -> tuple[Any, str | None]:
         try:
             return parse(*args, **kw)
+        except AmbiguousReply as exc:
+            return None, str(exc)
         except Exception as exc:
             return None, f"internal error while reading the reply: {type(exc).__name__}: {str(exc)[:200]}"
 
@@ -180,10 +187,15 @@ def never_raises(parse: Callable[..., tuple[Any, str | None]]) -> Callable[..., 
 
 
 def lower_keys(obj: dict[str, Any]) -> dict[str, Any]:
-    """Keys case-folded with spaces and dashes as underscores (``"Constraint Quoted"`` -> ``constraint_quoted``)."""
+    """Keys case-folded with spaces and dashes as underscores (``"Constraint Quoted"`` -> ``constraint_quoted``).
+
+    Two keys that fold to one name with different values (``{"answer": 5, "Answer": 6}``) raise
+    ``AmbiguousReply``: which value was meant would be a guess, as for a duplicate key."""
     out: dict[str, Any] = {}
     for key, value in obj.items():
         norm = re.sub(r"[\s\-]+", "_", str(key).strip()).lower()
+        if norm in out and out[norm] != value:
+            raise AmbiguousReply(f"two keys read as {norm[:40]!a} with different values (which one is meant?)")
         out.setdefault(norm, value)
     return out
 

@@ -9,12 +9,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from generators.answers import Answer, answers_equal, decode_answer
 from generators.base import Family
 from generators.checks import CheckFailed, check_views
 from generators.errors import Inconsistent, NotUnique
 from generators.families import FAMILIES
 from schemas import schema_errors
-from verifiers.answers import Answer, answers_equal, decode_answer
 from verifiers.jsonl import RecordError, read_jsonl
 
 CHECK_FIELDS = {

@@ -27,7 +27,6 @@ from harness.errors import HarnessError
 from harness.prompts.elenchos import ELENCHOS_PROMPT_VERSION, elenchos_system_prompt
 from verifiers import safejson
 from verifiers.jsonparse import (
-    MAX_REPLY_CHARS,
     as_text,
     first_json_object,
     lower_keys,
@@ -102,7 +101,7 @@ def parse_tool_reply(text: str) -> tuple[dict[str, Any] | None, str | None]:
     arguments = pick(o, ("arguments", "args", "parameters", "input"))
     if isinstance(arguments, str):
         try:
-            arguments = safejson.loads(arguments) if len(arguments) <= MAX_REPLY_CHARS else None
+            arguments = safejson.loads(arguments)  # no longer than the reply, which first_json_object bounds
         except ValueError:
             arguments = {"source": arguments} if tool == "probe" else None
     if arguments is None:

@@ -126,7 +126,6 @@ def responder_engine_schema(turn: ResponderTurn, style: str = "union", quote_enu
 
 
 # ---------------------------------------------------------------------------------------------- parsing
-@never_raises
 def parse_solver_reply(text: str, turn: SolverTurn) -> tuple[dict[str, Any] | None, str | None]:
     """(normalised action object, None) or (None, parse error): ``verifiers.replies.read_solver_reply``, which
     ``python -m verifiers check-answer`` uses too."""

@@ -64,6 +64,8 @@ def test_solver_answers_are_read_leniently(text: str, answer) -> None:
     ('{"action": "answer"}', "without an answer"),
     ('{"action": "answer", "answer": null}', "without an answer"),
     ('{"action": "answer", "answer": true}', "mira_solver_action"),
+    ('{"action": "answer", "answer": {"value": 5}, "Answer": {"value": 6}}', "two keys read as 'answer'"),
+    ('{"Action": "request", "action": "answer", "answer": {"value": 5}}', "two keys read as 'action'"),
 ])
 def test_bad_solver_replies_give_a_parse_error(text: str, fragment: str) -> None:
     parsed, error = parse_solver_reply(text, turn())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from builder.elenchos_configs import CONFIGURATION_SHAPE, SESSION_SHAPE
 from builder.shape import decode, encode
 from elenchos import hf_records as hf
-from verifiers.jsonl import dumps
+from generators.jsonl import dumps
 
 
 def test_counts_and_shapes(fam) -> None:

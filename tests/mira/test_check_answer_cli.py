@@ -46,6 +46,15 @@ def test_check_answer_unknown_id_and_missing_file(dataset: Path, tmp_path: Path,
     assert "cannot read" in capsys.readouterr().err
 
 
+
+def test_check_answer_bad_dataset_line_names_file_and_line(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(b'{"id": "ok"}\n{"id": "r1", "a": ' + b"[" * 100_000 + b"]" * 100_000 + b'}\n{"id": "r2\xe9"}\n')
+    assert main(["check-answer", "--dataset", str(path), "--id", "r1", "5"]) == 2
+    assert capsys.readouterr().err.strip() == f"{path}:2: malformed JSON: nested too deeply"
+    assert main(["check-answer", "--dataset", str(path), "--id", "r2", "5"]) == 2
+    assert capsys.readouterr().err.strip() == f"{path}:3: not UTF-8 text (byte 11 is 0xE9); JSONL files are UTF-8"
+
 # Replies written the way different models send them; check-answer and the harness read each one the same way.
 MODEL_REPLIES = [
     ('{"reasoning": "P(E) = 2/5 + 9/40", "action": "answer", "answer": {"numerator": 5, "denominator": 8}}', True),

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
+from generators.answers import encode_answer
 from generators.families import FAMILIES
 from generators.instances import sample_valid
 from harness.mira.dataset import load_dataset
 from schemas import schema_errors
-from verifiers.answers import encode_answer
 from verifiers.reference import (
     MAPPINGS,
     REASONS,
@@ -349,6 +349,15 @@ def test_an_altered_synthesised_answer_is_a_mismatch(tmp_path: Path) -> None:
     (result,) = import_file(write_lines(tmp_path / "one.jsonl", [line]))
     assert result.mismatch and not result.report["answer_reverified"]
 
+
+
+def test_unreadable_release_lines_are_file_line_errors(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(b"[" * 100_000 + b"]" * 100_000 + b"\n\xe9\n{bad\n")
+    assert [str(r.error) for r in import_file(path)] == [
+        f"{path}:1: (line): malformed JSON: nested too deeply",
+        f"{path}:2: (line): not UTF-8 text (byte 1 is 0xE9); JSONL files are UTF-8",
+        f"{path}:3: (line): malformed JSON at column 2: Expecting property name enclosed in double quotes"]
 
 @needs_samples
 def test_release_data_our_solver_rejects_are_reverified_by_formula_and_flagged() -> None:

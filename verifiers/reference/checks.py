@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from generators.answers import Answer, answers_equal
 from generators.base import Constraint, Family
 from generators.errors import Inconsistent, NotUnique
-from verifiers.answers import Answer, answers_equal
 from verifiers.reference.mapping import MALFORMED, Mapped, Spec, plain
 
 THREE_CHECKS = ("global_uniqueness", "local_underdetermination", "hint_sufficiency")

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from verifiers.jsonl import dumps, write_jsonl
+from generators.jsonl import dumps, write_jsonl
 from verifiers.reference.importer import import_file, summarise
 
 

@@ -3,16 +3,16 @@ validation of an imported record (``imported_instance_problems``)."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generators.answers import encode_answer
 from generators.base import Constraint, Family
 from generators.families import FAMILIES
-from verifiers.answers import encode_answer
+from verifiers.jsonl import iter_lines, parse_json_line
 from verifiers.reference.checks import Verdict, verify
 from verifiers.reference.families import MAPPINGS
 from verifiers.reference.mapping import MALFORMED, Mapped, release_answer, release_shape
@@ -178,12 +178,11 @@ class LineResult:
     degenerate: bool = False
 
 
-def import_line(raw: str, path: str, line: int) -> LineResult:
+def import_line(raw: bytes | str, path: str, line: int) -> LineResult:
     """Convert and re-verify one released line; every problem becomes part of the result, never an exception."""
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        error = ReferenceFormatError(path, line, "(line)", f"invalid JSON: {exc.msg} at column {exc.colno}")
+    data, problem = parse_json_line(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
+    if problem is not None:
+        error = ReferenceFormatError(path, line, "(line)", problem)
         return LineResult(line, _failed_report(line, None, None, error), error=error)
     try:
         record, verdict, rec = convert_release(data, path, line)
@@ -220,10 +219,8 @@ def _failed_report(line: int, rid: Any, fam: Any, error: ReferenceFormatError) -
 
 
 def import_file(path: str | Path) -> Iterator[LineResult]:
-    with open(path, encoding="utf-8") as f:
-        for line, raw in enumerate(f, start=1):
-            if raw.strip():
-                yield import_line(raw, str(path), line)
+    for line, raw in iter_lines(path):
+        yield import_line(raw, str(path), line)
 
 
 def summarise(results: list[LineResult]) -> dict[str, Any]:

@@ -10,11 +10,11 @@ from fractions import Fraction
 from typing import Any
 
 from generators import intlinalg as _ila
+from generators.answers import Answer
 from generators.base import Constraint, Family
 from generators.errors import Inconsistent
 from generators.families import FAMILIES
 from generators.linalg import solve_affine
-from verifiers.answers import Answer
 from verifiers.reference.release import Release
 
 # what a record too malformed for our family's code raises; reported as a format error, never a crash
