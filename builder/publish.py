@@ -258,8 +258,10 @@ def _tag_of(remote: Remote) -> str | None:
 
 
 def check_replace(remote: Remote, manifest: Mapping[str, Any], replace: bool, branch: str) -> str | None:
-    """The tag of the release being replaced (None if the branch holds no release or the same one)."""
-    if not remote.manifest:
+    """The tag of the release being replaced (None if the branch holds no release or the same one).
+
+    A branch that does not exist yet holds nothing: it is created from ``main``, whose release stays there."""
+    if not remote.manifest or not remote.branch_exists:
         return None
     if remote.manifest.get("configs") and release_identity(remote.manifest) == release_identity(manifest):
         return None
