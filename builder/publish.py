@@ -1,7 +1,8 @@
 """``python -m builder publish FOLDER --repo-id ORG/NAME``: publish a verified export as a tagged release.
 
 A seed set is a version of the Hub repo: every publish makes one commit on the target branch (``main``
-unless ``--revision``) and tags it (``--tag``, default from the manifest, e.g. ``mira-1.0.0-seed1234-20x50``),
+unless ``--revision``) and tags it (``--tag``, default from the manifest, e.g.
+``mira-1.1.0-seed1234-20x50_elenchos-0.2.0-seed1234`` for the default export of all five configs),
 so ``load_dataset(REPO, CONFIG, revision=TAG)`` gives exactly that release later. Safety rules:
 
 * the remote ``manifest.json`` is read first; a *different* seed set on the branch is replaced only with
@@ -45,7 +46,9 @@ class PublishError(RuntimeError):
 
 # ------------------------------------------------------------------------------------------ release identity
 def release_tag(manifest: Mapping[str, Any]) -> str:
-    """The default tag: benchmark, generator version, seed and counts, e.g. ``mira-1.0.0-seed1234-20x50``."""
+    """The default tag: per benchmark its generator version, seed and counts, joined by ``_``.
+
+    E.g. ``mira-1.1.0-seed1234-20x50_elenchos-0.2.0-seed1234`` (all configs) or ``mira-1.1.0-seed1234-20x50``."""
     from generators.families import FAMILIES
 
     parts = []
