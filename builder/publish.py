@@ -172,10 +172,20 @@ def read_remote(api: Any, repo_id: str, branch: str) -> Remote:
         with tempfile.TemporaryDirectory() as tmp:
             path = api.hf_hub_download(repo_id, MANIFEST, repo_type="dataset", revision=remote.head, cache_dir=tmp)
             try:
-                remote.manifest = json.loads(Path(path).read_text(encoding="utf-8"))
+                manifest = json.loads(Path(path).read_text(encoding="utf-8"))
             except ValueError:
-                remote.manifest = {"configs": {}, "unreadable": True}
+                manifest = None
+        remote.manifest = manifest if _is_manifest(manifest) else {"configs": {}, "unreadable": True}
     return remote
+
+
+def _is_manifest(value: Any) -> bool:
+    """A manifest's shape, as far as the release checks read it (a JSON object with config objects)."""
+    return isinstance(value, dict) and isinstance(value.get("configs"), dict) and all(
+        isinstance(c, dict) and isinstance(c.get("params"), dict) and isinstance(c.get("splits"), dict)
+        and all(isinstance(s, dict) for s in c["splits"].values())
+        for c in value["configs"].values()
+    )
 
 
 def owned(path: str, configs: set[str]) -> bool:

@@ -212,6 +212,17 @@ def test_another_seed_set_goes_to_a_new_branch_without_replace(releases, hub):
     assert manifest_at(hub, "main")["configs"]["mira_zero_shot"]["params"]["seed"] == 1234
 
 
+@pytest.mark.parametrize("remote_manifest", [b"{not json", b"[1, 2]", b'{"configs": {"mira_zero_shot": 1}}',
+                                             b'{"configs": {"mira_zero_shot": {"params": {}, "splits": []}}}'])
+def test_a_malformed_remote_manifest_needs_replace(releases, hub, remote_manifest):
+    hub.create(REPO)
+    hub.commit(REPO, "main", {MANIFEST: remote_manifest})
+    with pytest.raises(PublishError, match=r"an unreadable manifest\.json"):
+        pub(releases[0])
+    r1, _ = pub(releases[0], replace=True)
+    assert manifest_at(hub, "main")["release"]["tag"] == r1.tag
+
+
 def test_publish_refuses_a_folder_that_fails_verify(releases, hub, tmp_path, capsys):
     import shutil
 
