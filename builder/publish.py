@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.export import CHECKSUMS, MANIFEST, README, generator_versions
-from builder.verify import read_checksums, verify
+from builder.verify import owned_paths, read_checksums, verify
 
 OWNED_FILES = (README, MANIFEST, CHECKSUMS)
 TAG_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
@@ -188,10 +188,6 @@ def _is_manifest(value: Any) -> bool:
     )
 
 
-def owned(path: str, configs: set[str]) -> bool:
-    return path in OWNED_FILES or path.split("/", 1)[0] in configs
-
-
 @dataclass
 class Changes:
     add: list[tuple[str, int]] = field(default_factory=list)
@@ -205,11 +201,7 @@ class Changes:
 
 
 def diff(staged: Mapping[str, bytes | Path], remote: Remote, manifest: Mapping[str, Any]) -> Changes:
-    from builder.registry import all_specs
-
-    configs = {s.name for s in all_specs()} | set(manifest["configs"])
-    if remote.manifest:
-        configs |= set(remote.manifest.get("configs", {})) | set(remote.manifest.get("skipped", {}))
+    owned = owned_paths(manifest, remote.manifest or {})
     out = Changes()
     for path, value in staged.items():
         data = _bytes(value)
@@ -222,7 +214,7 @@ def diff(staged: Mapping[str, bytes | Path], remote: Remote, manifest: Mapping[s
     for path in sorted(remote.files):
         if path in staged:
             continue
-        (out.delete if owned(path, configs) else out.kept).append(path)
+        (out.delete if owned(path) else out.kept).append(path)
     return out
 
 
