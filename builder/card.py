@@ -141,7 +141,7 @@ def release_markdown(manifest: Mapping[str, Any]) -> str:
             )
     for name, reason in manifest.get("skipped", {}).items():
         why = "not selected" if reason == "not selected" else "its generator was not available at export time"
-        lines.append(f"| `{name}` | - | - | not in this export ({why}) | - |")
+        lines.append(f"| `{name}` | - | - | - | not in this export ({why}) | - |")
     with_counts = [(n, c) for n, c in manifest["configs"].items() if _counts(c)]
     if with_counts:
         lines += ["", *_counts_table(*with_counts[0], also_few_shot="mira_few_shot" in manifest["configs"])]

@@ -1,7 +1,8 @@
 """``python -m builder publish FOLDER --repo-id ORG/NAME``: publish a verified export as a tagged release.
 
 A seed set is a version of the Hub repo: every publish makes one commit on the target branch (``main``
-unless ``--revision``) and tags it (``--tag``, default from the manifest, e.g. ``mira-1.0.0-seed1234-20x50``),
+unless ``--revision``) and tags it (``--tag``, default from the manifest, e.g.
+``mira-1.1.0-seed1234-20x50_elenchos-0.2.0-seed1234`` for the default export of all five configs),
 so ``load_dataset(REPO, CONFIG, revision=TAG)`` gives exactly that release later. Safety rules:
 
 * the remote ``manifest.json`` is read first; a *different* seed set on the branch is replaced only with
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.export import CHECKSUMS, MANIFEST, README, generator_versions
-from builder.verify import read_checksums, verify
+from builder.verify import owned_paths, read_checksums, verify
 
 OWNED_FILES = (README, MANIFEST, CHECKSUMS)
 TAG_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
@@ -45,7 +46,9 @@ class PublishError(RuntimeError):
 
 # ------------------------------------------------------------------------------------------ release identity
 def release_tag(manifest: Mapping[str, Any]) -> str:
-    """The default tag: benchmark, generator version, seed and counts, e.g. ``mira-1.0.0-seed1234-20x50``."""
+    """The default tag: per benchmark its generator version, seed and counts, joined by ``_``.
+
+    E.g. ``mira-1.1.0-seed1234-20x50_elenchos-0.2.0-seed1234`` (all configs) or ``mira-1.1.0-seed1234-20x50``."""
     from generators.families import FAMILIES
 
     parts = []
@@ -169,14 +172,20 @@ def read_remote(api: Any, repo_id: str, branch: str) -> Remote:
         with tempfile.TemporaryDirectory() as tmp:
             path = api.hf_hub_download(repo_id, MANIFEST, repo_type="dataset", revision=remote.head, cache_dir=tmp)
             try:
-                remote.manifest = json.loads(Path(path).read_text(encoding="utf-8"))
+                manifest = json.loads(Path(path).read_text(encoding="utf-8"))
             except ValueError:
-                remote.manifest = {"configs": {}, "unreadable": True}
+                manifest = None
+        remote.manifest = manifest if _is_manifest(manifest) else {"configs": {}, "unreadable": True}
     return remote
 
 
-def owned(path: str, configs: set[str]) -> bool:
-    return path in OWNED_FILES or path.split("/", 1)[0] in configs
+def _is_manifest(value: Any) -> bool:
+    """A manifest's shape, as far as the release checks read it (a JSON object with config objects)."""
+    return isinstance(value, dict) and isinstance(value.get("configs"), dict) and all(
+        isinstance(c, dict) and isinstance(c.get("params"), dict) and isinstance(c.get("splits"), dict)
+        and all(isinstance(s, dict) for s in c["splits"].values())
+        for c in value["configs"].values()
+    )
 
 
 @dataclass
@@ -192,11 +201,7 @@ class Changes:
 
 
 def diff(staged: Mapping[str, bytes | Path], remote: Remote, manifest: Mapping[str, Any]) -> Changes:
-    from builder.registry import all_specs
-
-    configs = {s.name for s in all_specs()} | set(manifest["configs"])
-    if remote.manifest:
-        configs |= set(remote.manifest.get("configs", {})) | set(remote.manifest.get("skipped", {}))
+    owned = owned_paths(manifest, remote.manifest or {})
     out = Changes()
     for path, value in staged.items():
         data = _bytes(value)
@@ -209,7 +214,7 @@ def diff(staged: Mapping[str, bytes | Path], remote: Remote, manifest: Mapping[s
     for path in sorted(remote.files):
         if path in staged:
             continue
-        (out.delete if owned(path, configs) else out.kept).append(path)
+        (out.delete if owned(path) else out.kept).append(path)
     return out
 
 
@@ -258,8 +263,10 @@ def _tag_of(remote: Remote) -> str | None:
 
 
 def check_replace(remote: Remote, manifest: Mapping[str, Any], replace: bool, branch: str) -> str | None:
-    """The tag of the release being replaced (None if the branch holds no release or the same one)."""
-    if not remote.manifest:
+    """The tag of the release being replaced (None if the branch holds no release or the same one).
+
+    A branch that does not exist yet holds nothing: it is created from ``main``, whose release stays there."""
+    if not remote.manifest or not remote.branch_exists:
         return None
     if remote.manifest.get("configs") and release_identity(remote.manifest) == release_identity(manifest):
         return None

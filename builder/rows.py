@@ -51,10 +51,14 @@ def _manifest(folder: Path) -> dict[str, Any] | None:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise RowsError(f"{path}: unreadable ({exc})") from None
+    return _checked(manifest, str(path))
+
+
+def _checked(manifest: Any, where: str) -> dict[str, Any]:
     if not isinstance(manifest, dict) or not isinstance(manifest.get("configs"), dict) or not all(
         isinstance(c, dict) for c in manifest["configs"].values()
     ):
-        raise RowsError(f"{path}: 'configs' must map config names to objects")
+        raise RowsError(f"{where}: 'configs' must map config names to objects")
     return manifest
 
 
@@ -215,8 +219,9 @@ def _hub_manifest(repo_id: str, revision: str | None) -> tuple[dict[str, Any] | 
         commit = api.dataset_info(repo_id, revision=revision).sha
         with tempfile.TemporaryDirectory() as tmp:
             path = api.hf_hub_download(repo_id, MANIFEST, repo_type="dataset", revision=commit, cache_dir=tmp)
-            return json.loads(Path(path).read_text(encoding="utf-8")), commit
+            manifest = json.loads(Path(path).read_text(encoding="utf-8"))
     except EntryNotFoundError:
         return None, commit
     except (HfHubHTTPError, OSError, ValueError) as exc:
         raise RowsError(f"{repo_id}{'@' + revision if revision else ''}: cannot read the release: {exc}") from None
+    return _checked(manifest, f"{repo_id}@{revision or 'main'}: {MANIFEST}"), commit

@@ -23,7 +23,7 @@ import hashlib
 import json
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,7 +92,7 @@ def check_integrity(folder: Path, report: Report, card: str | Path | None = None
             bad_sum.add(path)
             if path != README and not path.endswith(".parquet"):
                 report.problems.append(f"{path}: sha256 differs from {CHECKSUMS}")
-    owned = _owned_paths(manifest)
+    owned = owned_paths(manifest)
     foreign = sorted(p for p in present - set(sums) - {CHECKSUMS} if not owned(p))
     if foreign:  # e.g. docs/figure.png added to the Hub repo by hand: publish never touches those either
         report.notes.append(f"not part of the release (ignored): {', '.join(foreign)}")
@@ -150,9 +150,12 @@ def check_integrity(folder: Path, report: Report, card: str | Path | None = None
     return manifest
 
 
-def _owned_paths(manifest: dict[str, Any]) -> Callable[[str], bool]:
-    """Whether a path belongs to an export: its card, manifest, CHECKSUMS or a config folder."""
-    configs = {s.name for s in all_specs()} | set(manifest["configs"]) | set(manifest.get("skipped", {}))
+def owned_paths(*manifests: Mapping[str, Any]) -> Callable[[str], bool]:
+    """Whether a path belongs to an export: its card, manifest, CHECKSUMS or a config folder (of this code's
+    configs or those the manifests name); anything else (``docs/figure.png``) is never checked or deleted."""
+    configs = {s.name for s in all_specs()}
+    for manifest in manifests:
+        configs |= set(manifest.get("configs", {})) | set(manifest.get("skipped", {}))
     return lambda path: path in (README, MANIFEST, CHECKSUMS) or path.split("/", 1)[0] in configs
 
 
@@ -337,7 +340,7 @@ def verify(
                 report.notes.append(f"{path}: content identical, bytes differ (pyarrow {writer} vs {pa.__version__})")
             else:
                 report.problems.append(problem)
-        owned = _owned_paths(manifest)
+        owned = owned_paths(manifest)
         for path in sorted(p for p in present - set(expected) if owned(p)):
             report.problems.append(f"{path}: not part of the regenerated export")
     finally:

@@ -8,9 +8,6 @@ os.environ["HF_HOME"] = _HOME
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ.pop("HF_TOKEN", None)
-# Every Hub call goes to the fake of tests/builder/fakehub.py (set before huggingface_hub is imported).
-os.environ["HF_ENDPOINT"] = "https://hub.mock"
-os.environ["HF_HUB_DISABLE_XET"] = "1"
 
 import pytest  # noqa: E402
 

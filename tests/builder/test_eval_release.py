@@ -118,3 +118,11 @@ def test_the_inspect_task_reads_a_hub_release_by_tag(release, hub, tmp_path):  #
     assert len(load_instances(REPO, "mira_zero_shot", 2, revision=result.tag).instances) == 2
     with pytest.raises(HarnessError, match="revision is for a Hub repo id"):
         load_instances(str(jsonl["mira_zero_shot"]), "mira_zero_shot", None, revision=result.tag)
+
+
+def test_a_hub_manifest_that_is_not_a_manifest_gives_one_clear_line(hub, tmp_path, capsys):  # noqa: F811
+    hub.create(REPO)
+    hub.commit(REPO, "main", {MANIFEST: b"[1, 2]"})
+    code = run_eval(["mira", "--dataset", REPO, "--revision", "main", "--out", str(tmp_path / "x"), "--quiet"])
+    err = capsys.readouterr().err
+    assert code != 0 and f"{REPO}@main: {MANIFEST}: 'configs' must map" in err and "Traceback" not in err

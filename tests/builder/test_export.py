@@ -135,6 +135,9 @@ def test_export_cli_with_a_subset_of_configs(tmp_path, capsys):
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["skipped"]["mira_few_shot"] == "not selected"
     assert manifest["configs"]["mira_zero_shot"]["params"]["seed"] == 99
+    card = (out / "README.md").read_text()
+    table = card[card.index("| Config | Split |"):].split("\n\n", 1)[0].splitlines()
+    assert "| `mira_few_shot` | - |" in card and len({line.count("|") for line in table}) == 1  # skipped rows too
 
 
 def test_elenchos_configs_export_load_and_verify_once_plugged_in(tmp_path, monkeypatch):

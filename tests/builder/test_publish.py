@@ -201,6 +201,28 @@ def test_an_existing_tag_for_another_release_is_refused(releases, hub):
         pub(releases[1], replace=True, tag=r1.tag)
 
 
+def test_another_seed_set_goes_to_a_new_branch_without_replace(releases, hub):
+    first, second = releases
+    r1, _ = pub(first)
+    r2, _ = pub(second, revision="heldout")  # what the refusal on main suggests: --revision BRANCH
+    repo = hub.repos[REPO]
+    assert r2.replaced_tag is None and repo.branches["main"] == r1.commit and repo.tags[r2.tag] == r2.commit
+    assert manifest_at(hub, "heldout")["configs"]["mira_zero_shot"]["params"]["seed"] == 99
+    assert not any(p.startswith("mira_few_shot/") for p in hub.files(REPO, "heldout"))
+    assert manifest_at(hub, "main")["configs"]["mira_zero_shot"]["params"]["seed"] == 1234
+
+
+@pytest.mark.parametrize("remote_manifest", [b"{not json", b"[1, 2]", b'{"configs": {"mira_zero_shot": 1}}',
+                                             b'{"configs": {"mira_zero_shot": {"params": {}, "splits": []}}}'])
+def test_a_malformed_remote_manifest_needs_replace(releases, hub, remote_manifest):
+    hub.create(REPO)
+    hub.commit(REPO, "main", {MANIFEST: remote_manifest})
+    with pytest.raises(PublishError, match=r"an unreadable manifest\.json"):
+        pub(releases[0])
+    r1, _ = pub(releases[0], replace=True)
+    assert manifest_at(hub, "main")["release"]["tag"] == r1.tag
+
+
 def test_publish_refuses_a_folder_that_fails_verify(releases, hub, tmp_path, capsys):
     import shutil
 
