@@ -16,15 +16,9 @@ import json
 import sys
 
 from .kernel import Kernel
-from .mutations import KernelConfig
+from .mutations import parse_mutations
 from .observation import diff
 from .repl import run_repl
-
-
-def parse_mutations(text: str | None) -> KernelConfig:
-    if text is None or text.strip().lower() in ("", "none", "sound"):
-        return KernelConfig()
-    return KernelConfig.from_ids(part for part in text.split(",") if part.strip())
 
 
 class SourceError(Exception):

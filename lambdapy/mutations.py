@@ -258,6 +258,14 @@ def normalize_id(raw: str) -> str:
     return mutation_id
 
 
+def parse_mutations(text: str | None) -> KernelConfig:
+    """``"ID_04,ID_06"`` (command line and REPL) -> its configuration; ``None``, ``""``, ``none`` and ``sound``
+    are the sound kernel; ``KeyError`` for unknown IDs."""
+    if text is None or text.strip().lower() in ("", "none", "sound"):
+        return KernelConfig()
+    return KernelConfig.from_ids(part for part in text.split(",") if part.strip())
+
+
 def _check_catalogue() -> None:
     names = {f.name for f in fields(KernelConfig)}
     assert names == {m.flag for m in _CATALOGUE}, "KernelConfig fields and MUTATIONS disagree"

@@ -12,7 +12,7 @@ import sys
 from typing import TextIO
 
 from .kernel import Kernel
-from .mutations import MUTATIONS, KernelConfig
+from .mutations import MUTATIONS, parse_mutations
 
 PROMPT = "lambdapy> "
 STATEMENT_KEYWORDS = ("assume", "let", "eval", "check")
@@ -115,7 +115,7 @@ class _Session:
     def mutations(self, argument: str) -> None:
         if argument:
             try:
-                config = _parse_config(argument)
+                config = parse_mutations(argument.replace(" ", ","))
             except KeyError as error:
                 self.say(f"error: {error.args[0]}; the context is unchanged")
                 return
@@ -125,12 +125,6 @@ class _Session:
         self.say("active: " + (", ".join(active) if active else "none (sound kernel)"))
         for info in MUTATIONS.values():
             self.say(f"  {info.id}  {info.title}")
-
-
-def _parse_config(text: str) -> KernelConfig:
-    if text.strip().lower() in ("none", "sound"):
-        return KernelConfig()
-    return KernelConfig.from_ids(part for part in text.replace(" ", ",").split(",") if part.strip())
 
 
 def _hint(line: str, error: str | None) -> str:
