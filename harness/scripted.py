@@ -41,6 +41,10 @@ def load_script(path: str | Path) -> dict[str, list[dict[str, Any]]]:
     for key, items in replies.items():
         if not isinstance(items, list) or not all(isinstance(r, dict) for r in items):
             raise HarnessError(f"{path}: replies[{key!r}] must be a list of objects")
+        for index, reply in enumerate(items):
+            for field in ("tool", "content", "parse_error"):
+                if reply.get(field) is not None and not isinstance(reply[field], str):
+                    raise HarnessError(f"{path}: replies[{key!r}][{index}].{field} must be a string")
     return replies
 
 

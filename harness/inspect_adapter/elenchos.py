@@ -21,6 +21,7 @@ from inspect_ai.tool import ToolDef
 
 from elenchos import ELENCHOS_VERSION
 from elenchos.family import level0_probes
+from harness.backends.elenchos_agents import audit_messages, status_line
 from harness.elenchos import PROTOCOL_VERSION
 from harness.elenchos.episode import AGENT, ElenchosEpisode
 from harness.elenchos.metrics import session_metrics
@@ -29,24 +30,12 @@ from harness.elenchos.types import ElenchosTurn
 from harness.errors import HarnessError
 from harness.inspect_adapter.actions import elenchos_call
 from harness.inspect_adapter.loop import run_turns
-from harness.prompts.elenchos import ELENCHOS_PROMPT_VERSION, elenchos_system_prompt
+from harness.prompts.elenchos import ELENCHOS_PROMPT_VERSION
 
 STORE_TRANSCRIPT = "elenchos_transcript"
 STORE_RUN = "elenchos_run"
 SCORE_KEYS = ("V", "V_K", "V_A", "V_A_J", "E_ELX", "precision", "recall", "P", "P_over_P_max")
 EXPORT_CONFIGS = {"ladder": "elenchos_ladder", "benchmark": "elenchos_benchmark"}
-
-
-def status_text(turn: ElenchosTurn) -> str:
-    if turn.must_submit:
-        return "You must call submit_answer now; no other tool is accepted."
-    return f"Probes left: {turn.budget_left} of {turn.budget}. Turn {turn.turn} of at most {turn.max_turns}."
-
-
-def system_prompt(turn: ElenchosTurn) -> str:
-    k = turn.k if turn.k is not None else 1
-    return elenchos_system_prompt(turn.level, k=k if turn.level in (0, 1) else 1, budget=turn.budget,
-                                  probes=turn.level0_probes or None, tool_format=None)
 
 
 def elenchos_tools() -> list[ToolDef]:
@@ -101,7 +90,7 @@ class ElenchosDriver:
         result = self.episode.history[-1].result
         if self.episode.pending() is None:
             return result.text(), not result.ok
-        return result.text() + "\n" + status_text(self.turn()), not result.ok
+        return result.text() + "\n" + status_line(self.turn()), not result.ok
 
 
 def load(suite: str, sessions: str | None, config: str | None, seed: int, repetitions: int, limit: int | None
@@ -145,10 +134,8 @@ def elenchos_solver(run: dict[str, Any]) -> Solver:
         probes = level0_probes() if record["level"] == 0 else {}
         episode = ElenchosEpisode(record, probes)
         driver = ElenchosDriver(episode)
-        first = driver.turn()
-        messages = [ChatMessageSystem(content=system_prompt(first)),
-                    ChatMessageUser(content="Begin the diagnosis. The kernels start from a fresh state.\n"
-                                            f"Probes left: {first.budget} of {first.budget}.")]
+        system, user = audit_messages(driver.turn(), tool_format=None)  # our prompt without its JSON-format section
+        messages = [ChatMessageSystem(content=system["content"]), ChatMessageUser(content=user["content"])]
         messages, output = await run_turns(get_model(), messages, elenchos_tools(), driver)
         state.messages = messages
         if output is not None:

@@ -93,7 +93,10 @@ def _transcripts(path: str, samples: list[Any]) -> tuple[str, list[dict[str, Any
         if benchmark not in (None, kind):
             raise HarnessError(f"{path}: the log mixes MIRA-Math and Elenchos samples")
         benchmark, run_info = kind, store.get(keys[1]) or run_info
-        lines.append(store[keys[0]])
+        line = store[keys[0]]
+        if not isinstance(line, dict) or not isinstance(line.get("instance_id"), str):
+            raise HarnessError(f"{path} [{sample.id}]: store[{keys[0]!r}] is not a transcript line (no instance_id)")
+        lines.append(line)
     if benchmark is None or run_info is None:
         raise HarnessError(f"{path}: no sample has a transcript of harness/inspect_tasks.py (mira_math or elenchos)")
     return benchmark, lines, run_info, skipped

@@ -35,7 +35,7 @@ from harness.mira.episode import AFTER_OFFER, CONDITIONS, RESPONDER, SOLVER, Epi
 from harness.mira.metrics import instance_metrics
 from harness.mira.run import resolve_regime
 from harness.mira.types import DECLINE_MESSAGE, Responder, ResponderDecision, SolverTurn
-from harness.prompts.mira import answer_format_line, asked_for_line, problem_text, reply_text, solver_system_prompt
+from harness.prompts.mira import problem_text, render_examples, reply_text, solver_system_prompt
 from harness.registry import AgentSpec
 
 TOOL_PROMPT_VERSION = "mira-solver-tools/1"
@@ -63,19 +63,11 @@ def tool_system_prompt() -> str:
 
 
 def tool_examples(examples: list[dict[str, Any]]) -> str:
-    parts = [f"Here are {len(examples)} worked examples of problems of the same kind (their numbers differ "
-             "from yours). Each shows the facts agent A had, a good request, B's offer and the final answer."]
-    for n, ex in enumerate(examples, start=1):
-        lines = [f"Example {n}", f"Question: {ex.get('question', '')}", "Facts:",
-                 *(f"- {c}" for c in ex.get("constraints") or [])]
-        if ex.get("unknowns"):
-            lines.append(asked_for_line(ex["unknowns"]))
-        lines.append(answer_format_line(str(ex.get("answer_type", "")), list(ex.get("answer_keys") or [])))
-        lines.append("A calls ask_partner: " + json.dumps({"request": ex.get("request", "")}, ensure_ascii=False))
-        lines.append(f'B offers "{ex.get("hint", "")}"')
-        lines.append("A calls submit_answer: " + json.dumps({"answer": ex.get("answer")}, ensure_ascii=False))
-        parts.append("\n".join(lines))
-    return "\n\n".join(parts)
+    """Our worked examples (``harness.prompts.mira.render_examples``) with A's actions written as tool calls."""
+    return render_examples(examples, exchange=lambda ex: [
+        "A calls ask_partner: " + json.dumps({"request": ex.get("request", "")}, ensure_ascii=False),
+        f'B offers "{ex.get("hint", "")}"',
+        "A calls submit_answer: " + json.dumps({"answer": ex.get("answer")}, ensure_ascii=False)])
 
 
 def status_text(turn: SolverTurn) -> str:

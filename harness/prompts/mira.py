@@ -21,6 +21,7 @@ kept them, otherwise as the canonical JSON of the request it made.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from harness.mira.types import DECLINE_MESSAGE, Exchange, ResponderTurn, SolverTurn
@@ -125,7 +126,15 @@ def _bullets(lines: list[str]) -> str:
     return "\n".join(f"- {line}" for line in lines)
 
 
-def render_examples(examples: list[dict[str, Any]], with_reasoning: bool = True) -> str:
+def render_examples(examples: list[dict[str, Any]], with_reasoning: bool = True,
+                    exchange: Callable[[dict[str, Any]], list[str]] | None = None) -> str:
+    """The worked examples shown before the problem. ``exchange(example)`` writes A's request, B's offer and
+    A's answer; by default as the JSON actions the solver must produce (the inspect task writes tool calls)."""
+    if exchange is None:
+        def exchange(ex: dict[str, Any]) -> list[str]:
+            return ["A: " + action_json("request", request=str(ex.get("request", "")), with_reasoning=with_reasoning),
+                    f'B: offers "{ex.get("hint", "")}"',
+                    "A: " + action_json("answer", answer=ex.get("answer"), with_reasoning=with_reasoning)]
     parts = [f"Here are {len(examples)} worked examples of problems of the same kind (their numbers differ "
              "from yours). Each shows the facts agent A had, a good request, B's offer and the final answer."]
     for n, ex in enumerate(examples, start=1):
@@ -135,10 +144,7 @@ def render_examples(examples: list[dict[str, Any]], with_reasoning: bool = True)
         if ex.get("unknowns"):
             lines.append(asked_for_line(ex["unknowns"]))
         lines.append(answer_format_line(str(ex.get("answer_type", "")), keys))
-        lines.append("A: " + action_json("request", request=str(ex.get("request", "")), with_reasoning=with_reasoning))
-        hint = str(ex.get("hint", ""))
-        lines.append(f'B: offers "{hint}"')
-        lines.append("A: " + action_json("answer", answer=ex.get("answer"), with_reasoning=with_reasoning))
+        lines.extend(exchange(ex))
         parts.append("\n".join(lines))
     return "\n\n".join(parts)
 

@@ -65,3 +65,6 @@ def test_scripted_agents(tmp_path: Path) -> None:
     bad.write_text("[1, 2]", encoding="utf-8")
     with pytest.raises(HarnessError, match="a script is"):
         registry.create("mira.solver", f"scripted:{bad}")
+    bad.write_text('{"replies": {"x": [{"content": 5}]}}', encoding="utf-8")
+    with pytest.raises(HarnessError, match=r"replies\['x'\]\[0\]\.content must be a string"):
+        registry.create("mira.solver", f"scripted:{bad}")

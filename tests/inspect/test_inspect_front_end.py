@@ -261,3 +261,14 @@ def test_mira_responder_as_an_inspect_model_role(mira_files: dict[str, Any], tmp
     assert line["usage"]["responder"]["completion_tokens"] == 15
     run = logs[0].samples[0].store["mira_run"]
     assert run["responder_describe"]["model_role"] == "responder"
+
+
+def test_import_refuses_a_store_entry_that_is_not_a_transcript_line() -> None:
+    from types import SimpleNamespace
+
+    from harness.errors import HarnessError
+    from harness.inspect_adapter.importer import _transcripts
+
+    sample = SimpleNamespace(id="bay-1", error=None, store={"mira_transcript": ["edited"], "mira_run": {}})
+    with pytest.raises(HarnessError, match=r"log.eval \[bay-1\]: store\['mira_transcript'\] is not a transcript"):
+        _transcripts("log.eval", [sample])
