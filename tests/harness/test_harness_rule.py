@@ -7,7 +7,7 @@ import re
 import pytest
 
 from generators.families import FAMILIES, get_family
-from harness.mira.agents.rule import RuleResponder, slot_names
+from harness.mira.agents.rule import MAX_REQUEST_CHARS, RuleResponder, slot_names
 from harness.mira.types import DECLINE_MESSAGE, ResponderTurn
 from harness.text import alias_form
 
@@ -178,3 +178,13 @@ def test_a_request_with_more_names_than_marks_is_declined_unread(instances: list
     for request in ("What is " + "m2 " * 300 + "m1?", "What is m2 " + "m2 " * 300 + "or m1?"):
         judgement = responder.judge(instance, request)
         assert not judgement.offer and judgement.rule == "too_many_names", judgement
+
+
+def test_a_request_over_the_length_bound_is_declined_unread(instances: list[dict]) -> None:
+    instance = _first(instances, "moment_problem")
+    responder = RuleResponder()
+    preamble = "I have worked through the moment equations carefully. " * 70  # 3,850 characters of context
+    assert len(preamble) < MAX_REQUEST_CHARS and responder.judge(instance, preamble + "What is m2?").offer
+    long = preamble * 2 + "What is m2?"
+    judgement = responder.judge(instance, long)
+    assert not judgement.offer and judgement.rule == "too_long", judgement

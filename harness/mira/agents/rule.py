@@ -21,7 +21,9 @@ It judges *what is asked*, not which names occur. A request is read in four step
 4. **Decision.** Offer iff exactly one quantity is asked and it is the hint. Otherwise decline, with the
    rule that declined: ``everything`` ("everything you have"), ``nothing_named`` (vague), ``target``,
    ``known_fact`` (A holds it), ``other_slot`` (B holds it but it is not the hint), ``two_quantities``,
-   ``too_many_names`` (more than 256 names: a degenerate request, not read further).
+   ``too_many_names`` (more than 256 names: a degenerate request, not read further), ``too_long`` (over
+   4,000 characters: no request for one fact is that long, and reading one costs time linear in its length
+   times its names).
 
 Every decision carries ``rationale``: the rule, the phrases taken as asked, and those set aside as
 context. It is ``privileged``: it reads the instance's machine-readable hint specification and slot
@@ -55,6 +57,7 @@ from harness.text import normalize
 RULE_VERSION = "rule/2"
 _MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
 MAX_MENTIONS = 0x100  # one mark each, U+E000..U+E0FF
+MAX_REQUEST_CHARS = 4000  # the labelled corpora's longest request is 300 characters
 
 EVERYTHING = re.compile(
     r"\b(?:everything|all(?: of)?(?: the| your| of your)?(?: \w+)?|every (?:fact|constraint|piece of information|"
@@ -133,6 +136,8 @@ class Judgement:
 # ------------------------------------------------------------------------------------ judging
 def judge(request: str, lexicon: Lexicon) -> Judgement:
     """Read ``request`` against the instance's ``lexicon`` (see the module docstring)."""
+    if len(request) > MAX_REQUEST_CHARS:
+        return Judgement(False, "too_long", (f"{len(request)} characters",))
     text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
     if EVERYTHING.search(text):
         return Judgement(False, "everything", (EVERYTHING.search(text).group(),))  # type: ignore[union-attr]
