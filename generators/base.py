@@ -96,6 +96,17 @@ class Family(ABC):
         """
         return self.slot_name(c)
 
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The slots, in canonical order, whose value would complete A's facts, judged from A's view alone.
+
+        This is what a careful solver can work out without being told: the quantities that A's domain
+        statements declare but A holds no value for (Type B: the one absent from an otherwise complete list),
+        or, for Type A, the kinds of fact the family's facts leave open. It must never read a slot notice
+        (``is_slot_notice``). The validator's localizability check requires the hint's slot to be in it and
+        records its size (``candidates``).
+        """
+        raise NotImplementedError(f"{self.name} does not declare candidate_slots")
+
     def answer_from_latent(self, z: dict[str, Any]) -> Answer | None:
         """Optional second route to the answer straight from ``z`` (checked against ``solve``)."""
         return None
@@ -149,8 +160,22 @@ def one(constraints: Iterable[Constraint], kind: str) -> Constraint:
 
 
 def missing_slot_note(slot: str, statement: str, **fields: Any) -> Constraint:
-    """The domain fact that tells A which slot is missing (Type B views must carry one; the validator checks)."""
+    """A slot notice: the fact that tells A which slot is missing and that B holds it.
+
+    Only the ``slot_notice`` ablation shows it to A; default views drop it (``without_notices``), so no
+    family may need it to solve, to list alternatives or to find its candidates.
+    """
     return {"type": "domain", "statement": statement, "missing_slot": slot, **fields}
+
+
+def is_slot_notice(c: Constraint) -> bool:
+    """Whether a constraint tells A where its gap is (a ``missing_slot_note``)."""
+    return c.get("type") == "domain" and "missing_slot" in c
+
+
+def without_notices(view: list[Constraint]) -> list[Constraint]:
+    """A view with every slot notice removed: what A sees by default."""
+    return [c for c in view if not is_slot_notice(c)]
 
 
 def stated_size(constraints: Iterable[Constraint], key: str, statement: Callable[[int], str], what: str,

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from generators.safefs import atomic_writer
 
 
 def dumps(record: Any) -> str:
@@ -20,27 +21,19 @@ def dumps(record: Any) -> str:
 
 
 def write_jsonl(path: str | Path, records: Iterable[Any]) -> str:
-    """Write atomically (temp file + rename); return the file's sha256.
+    """Write by create-new-then-rename (``generators.safefs``); return the file's sha256.
 
     If writing fails or is interrupted, the temp file is removed and an existing file at ``path``
-    is left exactly as it was.
+    is left exactly as it was; a link at ``path`` is replaced, never written through.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
     h = hashlib.sha256()
-    try:
-        with open(tmp, "wb") as f:
-            for record in records:
-                line = (dumps(record) + "\n").encode()
-                h.update(line)
-                f.write(line)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with atomic_writer(path, "wb") as f:
+        for record in records:
+            line = (dumps(record) + "\n").encode()
+            h.update(line)
+            f.write(line)
     return h.hexdigest()
 
 
