@@ -104,8 +104,8 @@ def chain_statement(n: int, lo: int, hi: int) -> str:
     return (
         f"A continuous-time birth-death Markov chain has states {', '.join(map(str, range(n)))}. From state i it "
         f"moves up to state i+1 at birth rate lambda_i (i = 0..{n - 2}) and down to state i-1 at death rate mu_i "
-        f"(i = 1..{n - 1}); there are no other transitions. Every rate is an integer from {lo} to {hi}. "
-        "pi_i denotes the stationary (long-run) probability of state i."
+        f"(i = 1..{n - 1}); there are no other transitions. The rates are {', '.join(all_slots(n))}. Every rate is "
+        f"an integer from {lo} to {hi}. pi_i denotes the stationary (long-run) probability of state i."
     )
 
 

@@ -58,7 +58,7 @@ def signal_statement(n: int, m: int) -> str:
     return (
         f"x = ({xs}) is an unknown signal of {n} integers and h = ({hs}) is a known kernel. Their linear "
         f"convolution y = x * h has samples y_k = {terms}, where x_j = xj for j = 0..{n - 1} and x_j = 0 for "
-        f"any other j. Only the first {n} samples y_0, ..., y_{n - 1} were measured."
+        f"any other j. Only the first {n} samples were measured: {', '.join(f'y_{k}' for k in range(n))}."
     )
 
 

@@ -33,8 +33,9 @@ _SUM = re.compile(r"^(row|col)_sum\((\d)\)$")
 
 GRID_STATEMENT = (
     "G is a 3x3 grid in which every cell is 0 or 1. Rows and columns are numbered 0, 1, 2 (row 0 at the top, "
-    "column 0 at the left); cell(i,j) is the entry in row i and column j. r_i is the sum of row i and c_j the sum "
-    "of column j."
+    "column 0 at the left); cell(i,j) is the entry in row i and column j, so the cells are "
+    + ", ".join(f"cell({i},{j})" for i in range(3) for j in range(3))
+    + ". r_i is the sum of row i and c_j the sum of column j."
 )
 
 

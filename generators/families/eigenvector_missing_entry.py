@@ -77,8 +77,10 @@ def matrix_statement(n: int) -> str:
     terms = " + ".join(f"M[r][{k}]·M[{k}][c]" for k in range(n))
     return (
         f"M is a {n}x{n} matrix with integer entries; M[r][c] is the entry in row r and column c, with rows and "
-        f"columns numbered {idx}. v = ({comps}) is an eigenvector of M: M·v = λ·v for a number λ (the "
-        "eigenvalue, an unknown number). (M^2)[r][c] is the entry in row r and column c of M^2 = M·M, i.e. "
+        f"columns numbered {idx}, so its entries are "
+        f"{', '.join(f'M[{r}][{c}]' for r in range(n) for c in range(n))}. v = ({comps}) is an eigenvector of M: "
+        "M·v = λ·v for a number λ (the eigenvalue, an unknown number). (M^2)[r][c] is the entry in row r and "
+        "column c of M^2 = M·M, i.e. "
         f"(M^2)[r][c] = {terms}."
     )
 

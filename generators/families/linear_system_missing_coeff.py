@@ -49,8 +49,10 @@ def system_statement(n: int) -> str:
     return (
         f"The unknowns {xs} satisfy a system of {n} linear equations, numbered 0 to {n - 1}: equation i reads "
         f"{eq} = b[i]. So A[i][j] is the coefficient of the unknown with index j in equation i, and b[i] is the "
-        "right-hand side of equation i. Every coefficient A[i][j] is an integer, and the system has exactly one "
-        "solution."
+        "right-hand side of equation i: the coefficients are "
+        f"{', '.join(f'A[{i}][{j}]' for i in range(n) for j in range(n))} and the right-hand sides "
+        f"{', '.join(f'b[{i}]' for i in range(n))}. Every coefficient A[i][j] is an integer, and the system has "
+        "exactly one solution."
     )
 
 

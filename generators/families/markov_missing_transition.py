@@ -154,7 +154,9 @@ def chain_statement(n: int) -> str:
     total = " + ".join(f"pi_{i}" for i in states)
     return (
         f"A Markov chain has states {', '.join(map(str, states))}. P(i->j) is the probability that the chain "
-        f"moves from state i to state j in one step. For every state i, {row_sum} = 1, and every transition "
+        f"moves from state i to state j in one step; the transition probabilities are "
+        f"{', '.join(slot_of(i, j) for i in states for j in states)}. For every state i, {row_sum} = 1, and every "
+        "transition "
         "probability P(i->j) is strictly positive. pi_i is the stationary probability of state i: the unique "
         f"distribution with pi_j = {balance} for every state j and {total} = 1."
     )

@@ -82,7 +82,8 @@ def interpolate(points: list[tuple[int, int]]) -> tuple[list[int], int]:
 def poly_statement(delta: int, xs: list[int]) -> str:
     return (
         f"p is a polynomial in x of degree exactly {delta} (its x^{delta} coefficient is not zero) with integer "
-        f"coefficients. It has been evaluated at the {delta + 1} points x = {', '.join(str(x) for x in xs)}."
+        f"coefficients. It has been evaluated at the {delta + 1} points x = {', '.join(str(x) for x in xs)}, "
+        f"giving the values {', '.join(f'p({x})' for x in xs)}."
     )
 
 

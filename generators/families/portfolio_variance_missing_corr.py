@@ -100,7 +100,9 @@ def portfolio_statement(n: int) -> str:
     return (
         f"A portfolio holds {n} assets, numbered {assets}. w_i is the fraction of the portfolio in asset i (the "
         "weights sum to 1), sigma_i is the standard deviation of asset i's return, and rho(i,j) is the correlation "
-        "between the returns of assets i and j, with rho(i,i) = 1 and rho(j,i) = rho(i,j). Every correlation "
+        "between the returns of assets i and j, with rho(i,i) = 1 and rho(j,i) = rho(i,j); the correlations between "
+        f"different assets are {', '.join(f'rho({i},{j})' for i in range(n) for j in range(i + 1, n))}. Every "
+        "correlation "
         f"rho(i,j) with i != j lies strictly between -1 and 1, and the {n}x{n} correlation matrix is positive "
         "semidefinite (a valid correlation matrix)."
     )

@@ -146,7 +146,10 @@ def hmm_statement(n: int, m: int) -> str:
     return (
         f"A hidden Markov model has hidden states {states} and observation symbols {symbols}. P[i][j] is the "
         "probability that the hidden chain moves from state i to state j in one step; E[s][o] is the probability of "
-        "observing symbol o when the chain is in state s. Every row of P and every row of E is a probability "
+        "observing symbol o when the chain is in state s; the transition probabilities are "
+        f"{', '.join(f'P[{i}][{j}]' for i in range(n) for j in range(n))} and the emission probabilities "
+        f"{', '.join(f'E[{s}][{o}]' for s in range(n) for o in range(m))}. Every row of P and every row of E is a "
+        "probability "
         "distribution (entries between 0 and 1 that sum to 1). pi is the stationary distribution of P (pi P = pi, "
         "with entries summing to 1)."
     )
