@@ -11,7 +11,6 @@ from generators.answers import Answer, encode_answer
 from generators.base import Constraint, Family, Reject, Views, without_notices
 from generators.checks import CheckFailed, Witness, check_localizability, check_views
 
-VIEW_VARIANTS = ("default", "slot_notice")
 THREE_CHECKS = ["global_uniqueness", "local_underdetermination", "hint_sufficiency"]
 
 
@@ -149,7 +148,8 @@ def build_instance(
 
 
 def verifier_record(family: Family, witness: Witness, candidates: list[str] | None, keys: list[str]) -> dict:
-    record: dict[str, Any] = {
+    """The checks passed, the underdetermination witness and A's candidate slots (empty when undeclared)."""
+    return {
         "comparison": "exact",
         "checks": THREE_CHECKS + (["localizability"] if candidates is not None else []),
         "underdetermination_witness": {
@@ -157,9 +157,8 @@ def verifier_record(family: Family, witness: Witness, candidates: list[str] | No
             "text": family.render(witness.constraint),
             "answer": encode_answer(family.answer_type, witness.answer, keys),
         },
+        "candidate_slots": candidates if candidates is not None else [],
     }
-    record["candidate_slots"] = candidates if candidates is not None else []
-    return record
 
 
 def few_shot_examples(family: Family, dataset_seed: int, difficulties: tuple[int, ...] = (1, 2, 2, 3)) -> list[dict]:
