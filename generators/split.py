@@ -35,8 +35,8 @@ def typed_slots(
     return slots
 
 
-def _build(job: tuple[int, Slot, int]) -> dict:
-    position, slot, seed = job
+def _build(job: tuple[int, Slot, int, bool]) -> dict:
+    position, slot, seed, slot_notice = job
     family = get_family(slot.family)
     return build_instance(
         family,
@@ -44,18 +44,25 @@ def _build(job: tuple[int, Slot, int]) -> dict:
         dataset_seed=seed,
         requested_difficulty=slot.requested_difficulty,
         index=slot.index,
+        slot_notice=slot_notice,
     )
 
 
 def generate(
-    slots: Sequence[Slot], seed: int, few_shot: bool = False, start_index: int = 0, jobs: int = 1
+    slots: Sequence[Slot],
+    seed: int,
+    few_shot: bool = False,
+    start_index: int = 0,
+    jobs: int = 1,
+    slot_notice: bool = False,
 ) -> Iterator[dict]:
     """Instances for ``slots`` in order; ids are the family prefix plus the global position.
 
     ``jobs > 1`` builds instances in worker processes; the output is identical (each instance depends only
-    on its own seed).
+    on its own seed). ``slot_notice`` gives the ablation views (A is told which slot is missing); the
+    instances are otherwise the same as the default's.
     """
-    work = [(position, slot, seed) for position, slot in enumerate(slots, start=start_index)]
+    work = [(position, slot, seed, slot_notice) for position, slot in enumerate(slots, start=start_index)]
     examples: dict[str, list[dict]] = {}
     if jobs > 1 and len(work) > CHUNK:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
