@@ -103,7 +103,12 @@ def test_always_effective_difficulty_one_with_named_cells() -> None:
         assert inst["difficulty"] == 1 and inst["requested_difficulty"] == 3 and inst["request_budget"] == 3
         hint = inst["minimal_hint_spec"]["atomic_hints"][0]
         a = inst["agent_views"][0]["private_data"]["constraints_machine"]
-        assert [c["missing_slot"] for c in a if "missing_slot" in c] == [hint["slot"]]
+        assert not [c for c in a if "missing_slot" in c]
+        candidates = FAMILY.candidates_for(a, inst["target"])
+        assert hint["slot"] in candidates and len(candidates) in (1, 3)
+        assert hint["constraint"]["settles"] == [c for c in candidates if c != hint["slot"]]
+        for cell in candidates:  # a request for any candidate names B's fact
+            assert FAMILY.slot_aliases(cell, {})[0] in hint["request_aliases"]
         seen_hints.add(hint["slot"])
         seen_targets.add((inst["target"]["row"], inst["target"]["col"]))
     assert len(seen_hints) >= 7 and len(seen_targets) >= 7
