@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from generators.base import Constraint, Reject, Views, is_slot_notice
+from generators.base import Constraint, Reject, Views, absent_slots
 from generators.intlinalg import BoxFamily, integer_points, with_statement
 
 EDGES = ("e01", "e12", "e20")
@@ -63,8 +63,7 @@ class GraphPathSums(BoxFamily):
 
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
         """The path sums that A holds no value for: any one of them completes the other two."""
-        held = {self.slot_name(c) for c in view_a if not is_slot_notice(c)}
-        return [name for name in SUMS if name not in held]
+        return absent_slots(self, SUMS, view_a)
 
     def render(self, c: Constraint) -> str:
         match c["type"]:

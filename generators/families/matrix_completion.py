@@ -12,7 +12,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Views, by_type, is_slot_notice
+from generators.base import Constraint, Family, Views, absent_slots, by_type
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import with_statement
 
@@ -86,8 +86,7 @@ class MatrixCompletion(Family):
 
         With rank 1, m00·m11 = m01·m10: A holds m00 and m01, so the one entry that fixes m11 is m10.
         """
-        held = {self.slot_name(c) for c in view_a if not is_slot_notice(c)}
-        return [f"m{i}{j}" for i, j in CELLS if f"m{i}{j}" not in held and (i, j) != (1, 1)]
+        return absent_slots(self, [f"m{i}{j}" for i, j in CELLS if (i, j) != (1, 1)], view_a)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         # positive multiples of m00 keep m11 = m01 * m10 / m00 a positive integer

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from generators.base import Constraint, Reject, Views, is_slot_notice, lin_text
+from generators.base import Constraint, Reject, Views, absent_slots, lin_text
 from generators.intlinalg import BoxFamily, integer_points, with_statement
 
 VARS = ("q0", "q1", "q2")
@@ -74,8 +74,7 @@ class MomentProblem(BoxFamily):
 
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
         """The moment equations (m0, m1, m2) that A holds no value for."""
-        held = {self.slot_name(c) for c in view_a if not is_slot_notice(c)}
-        return [name for name in MOMENTS if name not in held]
+        return absent_slots(self, MOMENTS, view_a)
 
     def render(self, c: Constraint) -> str:
         match c["type"]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, by_type, is_slot_notice, missing_slot_note, one
+from generators.base import Constraint, Family, Reject, Views, absent_slots, by_type, missing_slot_note, one
 from generators.errors import Inconsistent, NotUnique
 
 BRANCH_SLOTS = {"lt": "branch x < t", "geq": "branch x >= t"}
@@ -129,8 +129,7 @@ class PiecewiseMissingThreshold(Family):
         f(x) is fixed by the query point x, the two branch formulas and the threshold t that the branch
         conditions name.
         """
-        held = {self.slot_name(c) for c in view_a if not is_slot_notice(c)}
-        return [slot for slot in ("x", *BRANCH_SLOTS.values(), "t") if slot not in held]
+        return absent_slots(self, ("x", *BRANCH_SLOTS.values(), "t"), view_a)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         """Other integer thresholds in A's stated range, those on the other side of x first."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, by_type, is_slot_notice, missing_slot_note, one
+from generators.base import Constraint, Family, Reject, Views, absent_slots, by_type, missing_slot_note, one
 from generators.errors import Inconsistent, NotUnique
 
 
@@ -116,8 +116,7 @@ class RecurrenceMissingInit(Family):
 
         A second-order recurrence is fixed by its rule and by a(0) and a(1); A's view holds the rule and a(0).
         """
-        held = {self.slot_name(c) for c in view_a if not is_slot_notice(c)}
-        return [slot for slot in ("recurrence", "a(0)", "a(1)") if slot not in held]
+        return absent_slots(self, ("recurrence", "a(0)", "a(1)"), view_a)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         for delta in (1, -1, 2, -2):
