@@ -6,7 +6,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, frac, frac_fields, frac_json, one
+from generators.base import Constraint, Family, Reject, Views, absent_slots, frac, frac_fields, frac_json, one
 from generators.errors import Inconsistent
 
 MAX_POSTERIOR_DENOMINATOR = 200
@@ -57,6 +57,10 @@ class BayesMissingPrior(Family):
         if not 0 < prior < 1:
             raise Inconsistent(f"P(H) = {prior} is not strictly between 0 and 1")
         return posterior(prior, pos, neg)
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The three quantities of Bayes' rule that A holds no value for (a stated range is not a value)."""
+        return absent_slots(self, ("P(H)", "P(E|H)", "P(E|not H)"), view_a)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         for p in (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(1, 4)):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from generators.base import Constraint, Family, Views, by_type
+from generators.base import Constraint, Family, Views, by_type, is_slot_notice, missing_slot_note
 from generators.errors import Inconsistent, NotUnique
 
 PRIMES = (3, 5, 7, 11, 13, 17, 19)
@@ -46,12 +46,15 @@ class CrtReconstruction(Family):
         domain = {
             "type": "domain",
             "statement": "x also satisfies a third congruence x ≡ r3 (mod m3), where m3 is a prime from "
-            f"{{{pool}}} different from m1 and m2, and 0 <= r3 < m3; x is the integer with 0 <= x < m1*m2*m3. "
-            "The third congruence is one fact: its modulus m3 and residue r3 are known together, so one "
-            "request for the third congruence (or for m3, or r3, or both) is enough to learn both numbers.",
+            f"{{{pool}}} different from m1 and m2, and 0 <= r3 < m3; x is the integer with 0 <= x < m1*m2*m3.",
         }
+        notice = missing_slot_note(
+            ORDINAL[3],
+            "The third congruence is one fact: its modulus m3 and residue r3 are known together, so one request for "
+            "the third congruence (or for m3, or r3, or both) is enough to learn both numbers.",
+        )
         return Views(
-            a=[c1, c2, domain],
+            a=[c1, c2, domain, notice],
             b=[c3],
             hint=c3,
             slot=ORDINAL[3],
@@ -71,6 +74,11 @@ class CrtReconstruction(Family):
         if any(m not in PRIMES or not 0 <= r < m for m, r in pairs):
             raise Inconsistent("modulus outside the prime pool or residue out of range")
         return crt(sorted(pairs))[0]
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The congruences of the three that x satisfies which A holds no value for."""
+        held = {c["index"] for c in by_type([c for c in view_a if not is_slot_notice(c)], "congruence")}
+        return [name for k, name in ORDINAL.items() if k not in held]
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         for residue in range(hint["mod"]):

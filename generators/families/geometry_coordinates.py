@@ -18,7 +18,7 @@ from fractions import Fraction
 from math import gcd, isqrt
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, by_type, lin_text, one
+from generators.base import Constraint, Family, Reject, Views, absent_slots, by_type, lin_text, one
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import with_statement
 
@@ -179,6 +179,10 @@ class GeometryCoordinates(Family):
         if domain is not None and dist.denominator != 1:
             raise Inconsistent(f"|PQ| = {dist} is not a whole number")
         return dist.numerator if dist.denominator == 1 else dist
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The facts of the construction that A holds no value for: the two lines through P and the point Q."""
+        return absent_slots(self, ("L1", "L2", "Q"), view_a)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         """L2 moved parallel to itself through every integer point of L1 that the stated domain allows."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from generators.base import Constraint, Reject, Views
+from generators.base import Constraint, Reject, Views, absent_slots
 from generators.intlinalg import BoxFamily, integer_points, with_statement
 
 EDGES = ("e01", "e12", "e20")
@@ -60,6 +60,10 @@ class GraphPathSums(BoxFamily):
             question="What are the three edge weights (e01, e12, e20)? Give the three integers.",
             unknowns=list(EDGES),
         )
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The path sums that A holds no value for: any one of them completes the other two."""
+        return absent_slots(self, SUMS, view_a)
 
     def render(self, c: Constraint) -> str:
         match c["type"]:

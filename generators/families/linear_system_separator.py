@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from generators.base import Constraint, Reject, Views, lin_text
-from generators.intlinalg import BoxFamily, integer_points, with_statement
+from generators.base import Constraint, Reject, Views, is_slot_notice, lin_text, missing_slot_note
+from generators.intlinalg import BoxFamily, det, integer_points, lin_eqs, with_statement
 
 VARS = ("a", "b", "c")
 
@@ -45,8 +45,12 @@ class LinearSystemSeparator(BoxFamily):
         ]
         domain = with_statement({"type": "domain", "integer": True, "lower": -bound, "upper": bound}, self.domain_text)
         hint = {"type": "value", "var": "c", "value": z["solution"]["c"]}
+        notice = missing_slot_note(
+            "c", "c is the separator variable: once the value of c is known, the two equations determine a and b "
+            "uniquely."
+        )
         return Views(
-            a=[*eqs, domain],
+            a=[*eqs, domain, notice],
             b=[hint],
             hint=hint,
             slot="c",
@@ -63,15 +67,25 @@ class LinearSystemSeparator(BoxFamily):
             case "value":
                 return f"{c['var']} = {c['value']}"
             case "domain":
-                return self.domain_text(c)
+                return c["statement"] if is_slot_notice(c) else self.domain_text(c)
         raise ValueError(f"unknown constraint type {c['type']!r}")
 
     @staticmethod
     def domain_text(c: Constraint) -> str:
-        return (
-            f"The unknowns a, b and c are integers between {c['lower']} and {c['upper']} (inclusive). c is the "
-            "separator variable: once the value of c is known, the two equations determine a and b uniquely."
-        )
+        return f"The unknowns a, b and c are integers between {c['lower']} and {c['upper']} (inclusive)."
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The unknowns whose value, with A's two equations, fixes the other two (a separator of A's system).
+
+        Knowing v fixes the others exactly when A's equations are independent in the two remaining unknowns.
+        """
+        rows, _ = lin_eqs([c for c in view_a if not is_slot_notice(c)], VARS)
+        if len(rows) != 2:
+            return []
+        return [
+            v for i, v in enumerate(VARS)
+            if det([[row[j] for j in range(len(VARS)) if j != i] for row in rows]) != 0
+        ]
 
     def slot_name(self, c: Constraint) -> str | None:
         match c["type"]:

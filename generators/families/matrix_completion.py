@@ -12,7 +12,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Views, by_type
+from generators.base import Constraint, Family, Views, absent_slots, by_type
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import with_statement
 
@@ -81,6 +81,13 @@ class MatrixCompletion(Family):
             raise Inconsistent(f"m{i}{j} = {value} would not be an integer")
         return value.numerator if value.denominator == 1 else value
 
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The entries of M, other than the target m11, that A holds no value for.
+
+        With rank 1, m00·m11 = m01·m10: A holds m00 and m01, so the one entry that fixes m11 is m10.
+        """
+        return absent_slots(self, [f"m{i}{j}" for i, j in CELLS if (i, j) != (1, 1)], view_a)
+
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         # positive multiples of m00 keep m11 = m01 * m10 / m00 a positive integer
         known = {(c["row"], c["col"]): c["value"] for c in by_type(view_a, "entry")}
@@ -102,7 +109,7 @@ class MatrixCompletion(Family):
         entries = "positive integers" if c.get("positive_integer") else "numbers"
         return (
             f"M = [[m00, m01], [m10, m11]] is a 2x2 matrix {rank} whose entries are {entries}; mij is the entry in "
-            "row i and column j, counted from 0 (m10 is row 1, column 0)."
+            "row i and column j, counted from 0 (m01 is row 0, column 1)."
         )
 
     def slot_name(self, c: Constraint) -> str | None:

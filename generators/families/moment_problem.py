@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from generators.base import Constraint, Reject, Views, lin_text
+from generators.base import Constraint, Reject, Views, absent_slots, lin_text
 from generators.intlinalg import BoxFamily, integer_points, with_statement
 
 VARS = ("q0", "q1", "q2")
@@ -71,6 +71,10 @@ class MomentProblem(BoxFamily):
             question="What are the weights (q0, q1, q2)? Give the three integers.",
             unknowns=list(VARS),
         )
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The moment equations (m0, m1, m2) that A holds no value for."""
+        return absent_slots(self, MOMENTS, view_a)
 
     def render(self, c: Constraint) -> str:
         match c["type"]:

@@ -19,7 +19,7 @@ from itertools import product
 from math import isqrt
 from typing import Any
 
-from generators.base import Constraint, Family, Views, by_type, one
+from generators.base import Constraint, Family, Views, by_type, is_slot_notice, missing_slot_note, one
 from generators.errors import Inconsistent, NotUnique
 
 KEYS = ("x0", "x1", "x2", "x3")
@@ -129,14 +129,15 @@ class PhaseRetrieval(Family):
         }
         box = {
             "type": "domain",
-            "statement": f"x0, x1, x2, x3 are integers with -{bound} <= x_i <= {bound} for every i, and x0 != 0. "
-            "The sign of x0, sign(x0) = +1 or -1, is not given to you; your partner knows it.",
+            "statement": f"x0, x1, x2, x3 are integers with -{bound} <= x_i <= {bound} for every i, and x0 != 0.",
             "integer": True,
             "bound": bound,
             "nonzero": ["x0"],
         }
+        notice = missing_slot_note("sign(x0)", "The sign of x0, sign(x0) = +1 or -1, is not given to you; your partner "
+                                   "knows it.")
         return Views(
-            a=[mags, convention, box],
+            a=[mags, convention, box, notice],
             b=[sign],
             hint=sign,
             slot="sign(x0)",
@@ -147,17 +148,7 @@ class PhaseRetrieval(Family):
         )
 
     def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> tuple[int, ...]:
-        mags_c = one(constraints, "fft_mag_sq")
-        values = mags_c["values"]
-        if len(values) != 4 or any(not isinstance(v, int) for v in values):
-            raise Inconsistent("fft_mag_sq needs four integers")
-        candidates = list(integer_signals(tuple(values)))
-        for dom in by_type(constraints, "domain"):
-            if "bound" in dom:
-                b = dom["bound"]
-                candidates = [x for x in candidates if all(-b <= xi <= b for xi in x)]
-            for var in dom.get("nonzero", ()):
-                candidates = [x for x in candidates if x[KEYS.index(var)] != 0]
+        candidates = self.admissible_signals(constraints)
         for c in by_type(constraints, "sign"):
             if c["sign"] not in (1, -1) or c["index"] not in range(4):
                 raise Inconsistent(f"sign(x{c['index']}) = {c['sign']} is not +1 or -1")
@@ -167,6 +158,38 @@ class PhaseRetrieval(Family):
         if len(candidates) > 1:
             raise NotUnique(f"{len(candidates)} signals fit, e.g. {candidates[0]} and {candidates[1]}")
         return candidates[0]
+
+    @staticmethod
+    def admissible_signals(constraints: list[Constraint]) -> list[Signal]:
+        """The integer signals with A's magnitudes inside A's stated domain (signs not yet applied)."""
+        values = one(constraints, "fft_mag_sq")["values"]
+        if len(values) != 4 or any(not isinstance(v, int) for v in values):
+            raise Inconsistent("fft_mag_sq needs four integers")
+        candidates = list(integer_signals(tuple(values)))
+        for dom in by_type(constraints, "domain"):
+            if "bound" in dom:
+                b = dom["bound"]
+                candidates = [x for x in candidates if all(-b <= xi <= b for xi in x)]
+            for var in dom.get("nonzero", ()):
+                candidates = [x for x in candidates if x[KEYS.index(var)] != 0]
+        return candidates
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """``sign(x_i)`` for every entry whose sign, whichever it is, singles out one admissible signal.
+
+        A's facts are the magnitudes and the box; the signals they admit come in pairs x, -x (and sometimes
+        more). The kind of fact that settles them is a sign: the sign of any entry that is non-zero in every
+        admissible signal and takes each sign in at most one of them.
+        """
+        signals = self.admissible_signals([c for c in view_a if not is_slot_notice(c)])
+        if len(signals) < 2:
+            return []
+        slots = []
+        for i, key in enumerate(KEYS):
+            signs = [x[i] > 0 for x in signals]
+            if all(x[i] != 0 for x in signals) and len(set(signs)) == len(signs):
+                slots.append(f"sign({key})")
+        return slots
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         for s in (1, -1):

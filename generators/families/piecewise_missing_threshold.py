@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, by_type, one
+from generators.base import Constraint, Family, Reject, Views, absent_slots, by_type, missing_slot_note, one
 from generators.errors import Inconsistent, NotUnique
 
 BRANCH_SLOTS = {"lt": "branch x < t", "geq": "branch x >= t"}
@@ -70,16 +70,16 @@ class PiecewiseMissingThreshold(Family):
         threshold = {"type": "threshold", "value": z["threshold"]}
         domain = {
             "type": "domain",
-            "statement": f"The threshold t is an integer with -{point_max} <= t <= {point_max} and t != x; "
-            "its value is not given to you (your partner knows it).",
+            "statement": f"The threshold t is an integer with -{point_max} <= t <= {point_max} and t != x.",
             "var": "t",
             "integer": True,
             "min": -point_max,
             "max": point_max,
             "excludes_query_point": True,
         }
+        notice = missing_slot_note("t", "The value of the threshold t is not given to you (your partner knows it).")
         return Views(
-            a=[query, lower, upper, domain],
+            a=[query, lower, upper, domain, notice],
             b=[query, threshold],
             hint=threshold,
             slot="t",
@@ -122,6 +122,14 @@ class PiecewiseMissingThreshold(Family):
         if len(outcomes) > 1:
             raise NotUnique(f"f(x) is {outcomes[0]} or {outcomes[1]} depending on t")
         return outcomes[0]
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The parts of f(x) that A holds no value for (a stated range of t is not a value): here t.
+
+        f(x) is fixed by the query point x, the two branch formulas and the threshold t that the branch
+        conditions name.
+        """
+        return absent_slots(self, ("x", *BRANCH_SLOTS.values(), "t"), view_a)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         """Other integer thresholds in A's stated range, those on the other side of x first."""

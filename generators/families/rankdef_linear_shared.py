@@ -18,8 +18,9 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, by_type, lin_text
+from generators.base import Constraint, Family, Reject, Views, by_type, is_slot_notice, lin_text, missing_slot_note
 from generators.errors import Inconsistent, NotUnique
+from generators.intlinalg import int_echelon
 from generators.linalg import as_int, solve_affine
 
 VARS = ("x", "y", "z")
@@ -72,14 +73,18 @@ class RankdefLinearShared(Family):
         eqs = [equation(i + 1, row, b) for i, (row, b) in enumerate(zip(z["rows"], z["rhs"], strict=True))]
         domain = {
             "type": "domain",
-            "statement": "x, y and z are integers. Your partner knows two more linear equations in x, y, z with "
-            "integer coefficients, equation (3) and equation (4); either one, together with equations (1) and (2), "
-            "determines x, y, z.",
+            "statement": "x, y and z are integers, and every equation of the system is linear in x, y, z with "
+            "integer coefficients.",
             "integer": list(VARS),
             "integer_coefficients": True,
         }
+        notice = missing_slot_note(
+            "equation (3)",
+            "Your partner knows two more linear equations in x, y, z with integer coefficients, equation (3) and "
+            "equation (4); either one, together with equations (1) and (2), determines x, y, z.",
+        )
         return Views(
-            a=[eqs[0], eqs[1], domain],
+            a=[eqs[0], eqs[1], domain, notice],
             b=[eqs[2], eqs[3]],
             hint=eqs[2],
             slot="equation (3)",
@@ -106,6 +111,20 @@ class RankdefLinearShared(Family):
             as_int(value, var) if var in integer else _int_or_fraction(value)
             for var, value in zip(VARS, solution, strict=True)
         )
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The next labelled equation, when A's equations leave the system open.
+
+        A's equations are labelled (1), (2), ...; one more independent equation fixes x, y, z when A's have rank
+        2. From A's view alone only its label is known: the first one A does not hold. (The notice of the
+        ablation also names equation (4); without it A cannot know that the system has a fourth equation.)
+        """
+        eqs = by_type([c for c in view_a if not is_slot_notice(c)], "lin_eq")
+        _, pivots = int_echelon([[c["coeffs"].get(v, 0) for v in VARS] for c in eqs], [0] * len(eqs))
+        if len(pivots) != len(VARS) - 1:
+            return []
+        held = {c["eq"] for c in eqs}
+        return [f"equation ({next(k for k in range(1, len(held) + 2) if k not in held)})"]
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         """Equation (3) with the same coefficients and the right-hand side of another integer point of A's line."""

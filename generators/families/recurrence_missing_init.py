@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, by_type, one
+from generators.base import Constraint, Family, Reject, Views, absent_slots, by_type, missing_slot_note, one
 from generators.errors import Inconsistent, NotUnique
 
 
@@ -78,12 +78,14 @@ class RecurrenceMissingInit(Family):
         domain = {
             "type": "domain",
             "statement": "a(0), a(1), a(2), ... is a sequence of integers that satisfies the recurrence for every "
-            "n >= 0. The initial value a(1) is an integer that is not given to you; your partner knows it.",
+            "n >= 0.",
             "integer": ["a(1)"],
         }
+        notice = missing_slot_note("a(1)", "The initial value a(1) is an integer that is not given to you; your "
+                                   "partner knows it.")
         n = z["n"]
         return Views(
-            a=[rec, init0, domain],
+            a=[rec, init0, domain, notice],
             b=[rec, init1],
             hint=init1,
             slot="a(1)",
@@ -108,6 +110,13 @@ class RecurrenceMissingInit(Family):
         if missing:
             raise NotUnique(f"a({target['index']}) depends on the unknown a({missing[0]})")
         return p * known.get(0, 0) + q * known.get(1, 0)
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The facts that fix the sequence which A holds no value for: the rule and the two initial values.
+
+        A second-order recurrence is fixed by its rule and by a(0) and a(1); A's view holds the rule and a(0).
+        """
+        return absent_slots(self, ("recurrence", "a(0)", "a(1)"), view_a)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         for delta in (1, -1, 2, -2):

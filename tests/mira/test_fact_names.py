@@ -24,6 +24,16 @@ def names(text: str, name: str) -> bool:
     return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text, re.IGNORECASE) is not None
 
 
+# Issue 24: a Type A view tells A the family's facts, not which kind of fact completes them. These hint kinds are
+# named in B's fact from A's notation (x0; equations (1), (2)) but A's default view never names them itself.
+TYPE_A_KINDS_A_WORKS_OUT = {"phase_retrieval": "sign(x", "rankdef_linear_shared": "equation ("}
+
+
+def names_in_a_view(a_text: str, family_name: str, label: str) -> bool:
+    kind = TYPE_A_KINDS_A_WORKS_OUT.get(family_name)
+    return names(a_text, label) or (kind is not None and label.startswith(kind))
+
+
 def naming_problems(inst: dict) -> list[str]:
     family = FAMILIES[inst["family"]]
     view_a, view_b = (v["private_data"] for v in inst["agent_views"])
@@ -38,7 +48,7 @@ def naming_problems(inst: dict) -> list[str]:
             problems.append(f"B's fact {text!r} has no label")
         elif not names(text, label):
             problems.append(f"B's fact {text!r} does not name its quantity {label!r}")
-        elif not names(a_text, label):
+        elif not names_in_a_view(a_text, inst["family"], label):
             problems.append(f"{label!r} (B's fact {text!r}) is not a name A's view uses")
     if not names(hint["text"], hint["slot"]):
         problems.append(f"the hint text {hint['text']!r} does not name the slot {hint['slot']!r}")
@@ -96,7 +106,7 @@ def test_crt_hint_names_the_third_congruence_and_both_numbers() -> None:
         a_text = " ".join(inst["agent_views"][0]["private_data"]["constraints_text"])
         for name in ("m1", "m2", "m3", "r3", "third congruence"):
             assert names(a_text, name), name
-        assert "one request" in a_text  # A is told that the pair is one fact
+        assert "one request" not in a_text  # that the pair is one fact is the ablation's notice (issue 24)
 
 
 @pytest.mark.parametrize("request_text", [

@@ -8,6 +8,7 @@ from generators.checks import CheckFailed, check_views
 from generators.errors import Inconsistent, NotUnique
 from generators.families.geometry_coordinates import FAMILY, OFFSETS, decoy_normals
 from generators.instances import build_instance
+from tests.mira.typea_views import default_view_candidates
 from verifiers.validate import instance_problems
 
 TARGET = {"type": "distance", "from": "P", "to": "Q"}
@@ -122,3 +123,14 @@ def test_slots_and_texts() -> None:
     assert b[1] == a[1]  # B also holds Q, as in the paper
     with pytest.raises(NotUnique):
         FAMILY.solve(b, inst["target"])
+
+
+def test_default_view_names_no_gap_and_one_candidate() -> None:
+    """Issue 24: without the ablation's notices A's view still works, and the hint's slot is its only candidate."""
+    assert set(default_view_candidates(FAMILY, seeds=60)) == {1}
+
+
+def test_candidates_are_the_facts_a_holds_no_value_for() -> None:
+    v = FAMILY.views({"P": [1, 2], "Q": [4, 6], "L1": [1, -1], "L2": [2, 1], "coord_bound": 5, "coeff_bound": 4})
+    assert FAMILY.candidate_slots(v.a) == ["L2"]
+    assert FAMILY.candidate_slots([c for c in v.a if c["type"] != "point"]) == ["L2", "Q"]

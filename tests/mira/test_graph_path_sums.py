@@ -10,6 +10,7 @@ from generators.checks import CheckFailed, check_views
 from generators.errors import Inconsistent, NotUnique
 from generators.families.graph_path_sums import EDGES, FAMILY
 from generators.instances import build_instance
+from tests.mira.typea_views import default_view_candidates
 from verifiers.validate import instance_problems
 
 
@@ -99,3 +100,14 @@ def test_texts_and_slots() -> None:
     aliases = FAMILY.slot_aliases("s3", hint["constraint"])
     assert {"s3", "e01 + e20", "e20 + e01", "the third path sum"} <= set(aliases)
     assert "s3 = e01 + e20" in a_text[0]  # A is told what the missing path sum is
+
+
+def test_default_view_names_no_gap_and_one_candidate() -> None:
+    """Issue 24: without the ablation's notices A's view still works, and the hint's slot is its only candidate."""
+    assert set(default_view_candidates(FAMILY, seeds=60)) == {1}
+
+
+def test_candidates_are_the_path_sums_a_holds_no_value_for() -> None:
+    v = FAMILY.views({"edges": {"e01": 2, "e12": 1, "e20": 3}, "max_weight": 4})
+    assert FAMILY.candidate_slots(v.a) == ["s3"]
+    assert FAMILY.candidate_slots([v.a[0], v.hint]) == ["s1", "s2"]

@@ -13,6 +13,7 @@ from generators.errors import Inconsistent, NotUnique
 from generators.families.linear_system_separator import FAMILY, VARS
 from generators.instances import build_instance
 from generators.intlinalg import integer_points
+from tests.mira.typea_views import default_view_candidates, notice_of
 from verifiers.validate import instance_problems
 
 
@@ -142,4 +143,30 @@ def test_slots_and_aliases() -> None:
     assert [FAMILY.slot_name(c) for c in eqs] == ["eq1", "eq2"]
     assert "the first equation" in FAMILY.slot_aliases("eq1", eqs[0])
     text = " ".join(inst["agent_views"][0]["private_data"]["constraints_text"])
-    assert "+ -" not in text and "separator variable" in text
+    assert "+ -" not in text and "separator variable" not in text  # a notice, shown only in the ablation (issue 24)
+
+
+def test_default_view_does_not_name_the_separator() -> None:
+    """Issue 24: "c is the separator variable" told A which fact completes its equations; it is now a notice
+    (shown only in the ablation), and any unknown whose value fixes the other two is a candidate."""
+    sizes = default_view_candidates(FAMILY, seeds=60, extra_words=("separator", "once the value"))
+    assert set(sizes) <= {2, 3} and sizes[2] and sizes[3]
+    v = make_views(3, 0)
+    assert "separator variable" in notice_of(FAMILY, v.a, "c")
+
+
+def make_views(d: int, i: int):
+    from generators.instances import instance_seed, sample_valid
+
+    return sample_valid(FAMILY, instance_seed(1, FAMILY.name, d, i), d)[1]
+
+
+def test_candidates_are_the_unknowns_that_separate_as_equations() -> None:
+    def eq(name: str, a: int, b: int, c: int, rhs: int) -> dict:
+        return {"type": "lin_eq", "name": name, "coeffs": {"a": a, "b": b, "c": c}, "rhs": rhs}
+
+    domain = {"type": "domain", "statement": "...", "integer": True, "lower": -6, "upper": 6}
+    # a + b + c = 3, a + 2b + c = 4: fixing b leaves a + c = 2 twice (open); fixing a or c fixes the rest
+    assert FAMILY.candidate_slots([eq("eq1", 1, 1, 1, 3), eq("eq2", 1, 2, 1, 4), domain]) == ["a", "c"]
+    assert FAMILY.candidate_slots([eq("eq1", -5, 2, -1, -16), eq("eq2", 3, 0, 5, 20), domain]) == ["a", "b", "c"]
+    assert FAMILY.candidate_slots([eq("eq1", 1, 1, 1, 3), domain]) == []

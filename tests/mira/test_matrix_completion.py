@@ -10,6 +10,7 @@ from generators.checks import check_views
 from generators.errors import Inconsistent, NotUnique
 from generators.families.matrix_completion import FAMILY, entry
 from generators.instances import build_instance
+from tests.mira.typea_views import default_view_candidates
 from verifiers.validate import instance_problems
 
 
@@ -101,3 +102,15 @@ def test_target_and_slot_names_are_explicit() -> None:
     )
     a = inst["agent_views"][0]["private_data"]["constraints_machine"]
     assert [FAMILY.slot_name(c) for c in a] == ["m00", "m01", None]
+
+
+def test_default_view_names_no_gap_and_one_candidate() -> None:
+    """Issue 24: without the ablation's notices A's view still works, and the hint's slot is its only candidate."""
+    assert set(default_view_candidates(FAMILY, seeds=60)) == {1}
+
+
+def test_notation_example_is_not_the_withheld_entry() -> None:
+    v = FAMILY.views({"u": [2, 3], "v": [1, 4]})
+    text = FAMILY.render(v.a[2])
+    assert "m10 is" not in text and "(m01 is row 0, column 1)" in text
+    assert FAMILY.candidate_slots(v.a) == ["m10"]

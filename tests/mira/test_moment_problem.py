@@ -11,6 +11,7 @@ from generators.checks import CheckFailed, check_views
 from generators.errors import Inconsistent, NotUnique
 from generators.families.moment_problem import FAMILY, VARS
 from generators.instances import build_instance
+from tests.mira.typea_views import default_view_candidates
 from verifiers.validate import instance_problems
 
 
@@ -129,3 +130,13 @@ def test_rejection_keeps_sampling_cheap() -> None:
 def test_deepcopy_of_views_validates() -> None:
     inst = copy.deepcopy(make(3, 7))
     assert instance_problems(inst) == []
+
+
+def test_default_view_names_no_gap_and_one_candidate() -> None:
+    """Issue 24: without the ablation's notices A's view still works, and the hint's slot is its only candidate."""
+    assert set(default_view_candidates(FAMILY, seeds=60)) == {1}
+
+
+def test_candidates_are_the_moments_a_holds_no_value_for() -> None:
+    v = FAMILY.views({"weights": {"q0": 3, "q1": 2, "q2": 3}, "D": 8})
+    assert FAMILY.candidate_slots(v.a) == ["m2"]

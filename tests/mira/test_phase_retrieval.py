@@ -19,6 +19,7 @@ from generators.families.phase_retrieval import (
     magnitudes,
 )
 from generators.instances import build_instance
+from tests.mira.typea_views import default_view_candidates, notice_of
 from verifiers.validate import instance_problems
 
 
@@ -168,3 +169,30 @@ def test_sample_never_rejects() -> None:
             FAMILY.sample(rng, d)
         except Reject:  # pragma: no cover - the pool draw is always acceptable
             pytest.fail("sample rejected a draw from the accepted pool")
+
+
+def test_default_view_does_not_mention_a_sign() -> None:
+    """Issue 24: the sentence "The sign of x0 ... is not given to you; your partner knows it." is a notice now;
+    the default view keeps the box (with x0 != 0) and the DFT convention, and never says "sign"."""
+    sizes = default_view_candidates(FAMILY, seeds=60, extra_words=("sign(", "sign of", "+1 or -1"))
+    assert set(sizes) <= {1, 2, 4}
+    v = views_for((2, 0, -2, 0), 3)
+    assert "your partner knows it" in notice_of(FAMILY, v.a, "sign(x0)")
+
+
+@pytest.mark.parametrize(
+    ("x", "slots"),
+    [
+        ((2, 0, -2, 0), ["sign(x0)", "sign(x2)"]),
+        ((1, 1, 1, 1), ["sign(x0)", "sign(x1)", "sign(x2)", "sign(x3)"]),
+        ((3, 0, 0, 0), ["sign(x0)"]),
+        ((-2, 2, -2, 2), ["sign(x0)", "sign(x1)", "sign(x2)", "sign(x3)"]),
+    ],
+)
+def test_candidates_are_the_signs_that_split_x_from_minus_x(x: tuple[int, ...], slots: list[str]) -> None:
+    v = views_for(x, 3)
+    assert FAMILY.candidate_slots(v.a) == slots
+    for slot in slots:  # either sign of that entry leaves exactly one signal
+        i = int(slot[len("sign(x"):-1])
+        for s in (1, -1):
+            assert FAMILY.solve([*v.a, {"type": "sign", "index": i, "sign": s}], v.target)

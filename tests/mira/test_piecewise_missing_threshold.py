@@ -11,6 +11,7 @@ from generators.checks import CheckFailed, check_views
 from generators.errors import Inconsistent, NotUnique
 from generators.families.piecewise_missing_threshold import FAMILY, ranges
 from generators.instances import build_instance, sample_valid
+from tests.mira.typea_views import default_view_candidates, notice_of
 from verifiers.validate import instance_problems
 
 
@@ -139,6 +140,16 @@ def test_slots() -> None:
     v = FAMILY.views(latent(1, -7, 3, 1, 0, 3, -1))
     assert v.slot == "t" and FAMILY.slot_name(v.hint) == "t"
     assert FAMILY.canonical_request(v.slot, v.hint) == "What is the threshold t?"
-    assert [FAMILY.slot_name(c) for c in v.a] == ["x", "branch x < t", "branch x >= t", None]
+    assert [FAMILY.slot_name(c) for c in v.a] == ["x", "branch x < t", "branch x >= t", None, None]
     for c in v.a[:3]:
         assert FAMILY.slot_aliases(FAMILY.slot_name(c), c)
+
+
+def test_default_view_states_the_range_of_t_but_not_who_holds_it() -> None:
+    sizes = default_view_candidates(FAMILY, seeds=60)
+    assert set(sizes) == {1}
+    v = FAMILY.views(latent(1, -7, 3, 1, 0, 3, -1))
+    assert FAMILY.render(v.a[3]) == "The threshold t is an integer with -8 <= t <= 8 and t != x."
+    assert "your partner knows it" in notice_of(FAMILY, v.a, "t")
+    assert FAMILY.candidate_slots(v.a) == ["t"]
+    assert FAMILY.candidate_slots([v.a[0], v.a[1], v.hint]) == ["branch x >= t"]

@@ -7,12 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from generators.base import Reject
+from generators.base import Reject, without_notices
 from generators.checks import CheckFailed, check_views
 from generators.errors import Inconsistent, NotUnique
 from generators.families.rankdef_linear_shared import FAMILY, VARS, cross, ranges, solve_exact
 from generators.instances import build_instance, sample_valid
 from generators.linalg import rank
+from tests.mira.typea_views import default_view_candidates, notice_of
 from verifiers.validate import instance_problems
 
 # pieces of the authors' released instance ran-000556 (d = 1), answer (2, -1, 0)
@@ -142,8 +143,31 @@ def test_changed_rhs_in_a_generated_instance_is_rejected() -> None:
 def test_slots_and_aliases() -> None:
     v = FAMILY.views(RELEASE)
     assert [FAMILY.slot_name(c) for c in [*v.a, *v.b]] == [
-        "equation (1)", "equation (2)", None, "equation (3)", "equation (4)"
+        "equation (1)", "equation (2)", None, None, "equation (3)", "equation (4)"
     ]
     aliases = FAMILY.slot_aliases("equation (3)", v.hint)
     assert aliases[0] == "equation (3)" and "the third equation" in aliases
-    assert "equation (3) and equation (4)" in FAMILY.render(v.a[2])
+    assert "equation (3) and equation (4)" in notice_of(FAMILY, v.a, "equation (3)")
+    assert "equation (3)" not in " ".join(FAMILY.render(c) for c in without_notices(v.a))
+
+
+def test_default_view_does_not_say_how_many_equations_b_holds() -> None:
+    """Issue 24: "Your partner knows two more linear equations ... equation (3) and equation (4)" is a notice now;
+    the default view keeps that the unknowns are integers and every equation has integer coefficients."""
+    sizes = default_view_candidates(FAMILY, seeds=60, extra_words=("equation (3)", "equation (4)", "either"))
+    assert set(sizes) == {1}
+    v = FAMILY.views(RELEASE)
+    assert FAMILY.render(v.a[2]) == (
+        "x, y and z are integers, and every equation of the system is linear in x, y, z with integer coefficients."
+    )
+
+
+def test_candidate_is_the_next_equation_when_one_equation_completes() -> None:
+    v = FAMILY.views(RELEASE)
+    assert FAMILY.candidate_slots(v.a) == ["equation (3)"]
+    assert FAMILY.candidate_slots([v.a[0], v.a[2]]) == []  # one more equation leaves a line open
+    e1, e2 = v.a[0], v.a[1]
+    dependent = {**e1, "eq": 3, "coeffs": {k: e1["coeffs"][k] + e2["coeffs"][k] for k in VARS},
+                 "rhs": e1["rhs"] + e2["rhs"]}
+    assert FAMILY.candidate_slots([e1, e2, dependent, v.a[2]]) == ["equation (4)"]
+    assert FAMILY.candidate_slots([*v.a, v.hint]) == []  # already determined

@@ -11,6 +11,7 @@ from generators.checks import CheckFailed, check_views
 from generators.errors import Inconsistent, NotUnique
 from generators.families.recurrence_missing_init import FAMILY, basis_terms, iterate, ranges
 from generators.instances import build_instance, sample_valid
+from tests.mira.typea_views import default_view_candidates, notice_of
 from verifiers.validate import instance_problems
 
 
@@ -140,3 +141,15 @@ def test_texts_and_slots() -> None:
     assert FAMILY.canonical_request(v.slot, v.hint) == "What is the initial value a(1)?"
     assert "a_1" in FAMILY.slot_aliases("a(1)", v.hint)
     assert FAMILY.slot_name(v.a[1]) == "a(0)" and FAMILY.slot_aliases("a(0)", v.a[1])[0] == "the initial value a(0)"
+
+
+def test_default_view_states_the_sequence_but_not_who_holds_a1() -> None:
+    sizes = default_view_candidates(FAMILY, seeds=60)
+    assert set(sizes) == {1}
+    v = FAMILY.views(latent(2, -2, 3, -3, 5))
+    assert FAMILY.render(v.a[2]) == (
+        "a(0), a(1), a(2), ... is a sequence of integers that satisfies the recurrence for every n >= 0."
+    )
+    assert "your partner knows it" in notice_of(FAMILY, v.a, "a(1)")
+    assert FAMILY.candidate_slots(v.a) == ["a(1)"]
+    assert FAMILY.candidate_slots([v.a[0], v.hint]) == ["a(0)"]

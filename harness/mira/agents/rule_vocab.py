@@ -108,6 +108,12 @@ def _rankdef(c: dict[str, Any]) -> Vocabulary:
     hint = [f"equation ({k})", f"eq. {k}", f"eq ({k})", f"equation number {k}", f"({k})", f"the equation ({k})",
             f"the equation labelled {k}", f"the equation labeled ({k})", f"the equation labeled {k}",
             f"equation #{k}", f"the {_ordinal(k)[0]} linear equation"]
+    # A's default view does not say how many equations B holds (issue 24): a request for one more equation of
+    # the system names the kind of fact B holds, and either of B's equations completes A's; B offers (3).
+    for kind in ("equation", "linear equation", "independent equation", "independent linear equation"):
+        hint += [f"another {kind}", f"one more {kind}", f"an additional {kind}", f"a further {kind}",
+                 f"the next {kind}", f"a new {kind}", f"an extra {kind}", f"the remaining {kind}",
+                 f"the missing {kind}", f"the other {kind}"]
     return {"hint": hint, "target": ["the solution (x, y, z)"], "context": ["x", "y", "z"]}
 
 
