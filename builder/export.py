@@ -125,7 +125,9 @@ def make_plan(
     code_repo: str | None = None,
     **overrides: Any,
 ) -> Plan:
-    """The plan for ``export``: every registered config (or ``configs``) with ``overrides`` (seed, n_a, ...)."""
+    """The plan for ``export``: every default config (or ``configs``) with ``overrides`` (seed, n_a, ...).
+
+    Configs with ``default_export=False`` (the slot-notice ablation) are recorded as skipped unless named."""
     from builder.mira_elenchos import BenchConfig
 
     wanted = list(configs) if configs else None
@@ -136,6 +138,9 @@ def make_plan(
     for spec in all_specs():
         if wanted is not None and spec.name not in wanted:
             plan.skipped[spec.name] = "not selected"
+            continue
+        if wanted is None and not spec.default_export:
+            plan.skipped[spec.name] = f"an ablation, exported only when named (--configs {spec.name})"
             continue
         reason = spec.unavailable()
         if reason:

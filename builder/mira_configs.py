@@ -1,4 +1,6 @@
-"""The MIRA-Math configs: ``mira_zero_shot`` and ``mira_few_shot`` (one ``test`` split each).
+"""The MIRA-Math configs: ``mira_zero_shot`` and ``mira_few_shot`` (one ``test`` split each), and the slot-notice
+ablation ``mira_zero_shot_notice`` / ``mira_few_shot_notice`` (the same instances, A also told which slot is
+missing; exported only when named, ``--configs``).
 
 Rows are the instances of ``python -m generators mira`` (``schemas/mira_instance.schema.json``), in the
 same order and with the same ids. Everything users select on is a typed column (``type``, ``family``,
@@ -32,6 +34,7 @@ MIRA_SHAPE: dict[str, Any] = {
     "question": "string",
     "target": JSON,
     "request_budget": "int32",
+    "view_variant": "string",
     "agent_views": [
         {
             "agent_id": "string",
@@ -63,6 +66,7 @@ MIRA_SHAPE: dict[str, Any] = {
         "comparison": "string",
         "checks": ["string"],
         "underdetermination_witness": {"constraint": JSON, "text": "string", "answer": ANSWER},
+        "candidate_slots": ["string"],
     },
     "global_metadata": JSON,
 }
@@ -110,7 +114,7 @@ def mira_records(params: Mapping[str, Any], split: str, start: int, stop: int) -
 
     split = _slots(params)
     yield from generate(split[start:stop], params["seed"], few_shot=params["few_shot"], start_index=start,
-                        split_slots=split)
+                        slot_notice=params.get("slot_notice", False), split_slots=split)
 
 
 register(
@@ -138,5 +142,37 @@ register(
         params=MIRA_PARAMS,
         fixed={"few_shot": True},
         normalize=_normalize,
+    )
+)
+
+register(
+    ConfigSpec(
+        name="mira_zero_shot_notice",
+        benchmark="mira",
+        description="The slot-notice ablation of mira_zero_shot: the same instances, with A's view also naming "
+        "the withheld slot (view_variant slot_notice), to measure how much of a score comes from being told "
+        "where the gap is.",
+        shape=MIRA_SHAPE,
+        count=mira_count,
+        records=mira_records,
+        params=MIRA_PARAMS,
+        fixed={"few_shot": False, "slot_notice": True},
+        normalize=_normalize,
+        default_export=False,
+    )
+)
+register(
+    ConfigSpec(
+        name="mira_few_shot_notice",
+        benchmark="mira",
+        description="The slot-notice ablation of mira_few_shot (the same instances and worked examples, A's view "
+        "also naming the withheld slot).",
+        shape=MIRA_FEW_SHOT_SHAPE,
+        count=mira_count,
+        records=mira_records,
+        params=MIRA_PARAMS,
+        fixed={"few_shot": True, "slot_notice": True},
+        normalize=_normalize,
+        default_export=False,
     )
 )

@@ -49,6 +49,7 @@ class ConfigSpec:
     hint: str = ""  # what to do when unavailable
     normalize: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # make defaults explicit (e.g. families)
     version: str = "generators:GENERATOR_VERSION"  # "module:ATTRIBUTE" of the benchmark's generator version
+    default_export: bool = True  # False: an ablation, exported only when named (``--configs``)
 
     def generator_version(self) -> str | None:
         """The version of the code that generates this config's rows (None when it cannot be imported here)."""

@@ -42,6 +42,8 @@ def add_mira_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--difficulty", type=int, choices=(1, 2, 3), help="with --family: one difficulty")
     p.add_argument("--four-shot", "--few-shot", dest="few_shot", action="store_true",
                    help="the four-shot regime: attach the four worked examples per family")
+    p.add_argument("--slot-notice", action="store_true",
+                   help="the ablation views: A is also told which slot is missing (view_variant slot_notice)")
     p.add_argument("--jobs", type=count(1), default=1, help="worker processes (output is identical; default 1)")
     p.add_argument("--out", required=True, help="output JSONL file (written atomically; replaced only on success)")
 
@@ -90,7 +92,8 @@ def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = 
     counts: Counter[str] = Counter()
 
     def counted():
-        for inst in generate(slots, args.seed, few_shot=args.few_shot, jobs=args.jobs):
+        for inst in generate(slots, args.seed, few_shot=args.few_shot, jobs=args.jobs,
+                             slot_notice=args.slot_notice):
             if problems := schema_errors("mira_instance", inst):
                 raise SystemExit(f"{inst['id']}: generated record violates the schema: {problems[0]}")
             counts[f"{inst['family']}/d{inst['requested_difficulty']}"] += 1
@@ -108,6 +111,7 @@ def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = 
         "generator_version": GENERATOR_VERSION,
         "seed": args.seed,
         "few_shot": args.few_shot,
+        "view_variant": "slot_notice" if args.slot_notice else "default",
         "counts": dict(counts),
     }
     print(json.dumps(summary, indent=None))

@@ -1,10 +1,14 @@
-"""The three deterministic well-posedness checks, shared by generation (rejection) and validation.
+"""The deterministic well-posedness checks, shared by generation (rejection) and validation.
 
 1. global uniqueness: A's and B's constraints together determine the target, and it equals the answer;
 2. local underdetermination: A's view alone does not determine the target; a witness is exhibited:
    the hint slot filled with another value allowed by the domain A is told, giving another target value.
    B's view alone must not determine the target either (the paper checks each agent's view);
-3. hint sufficiency: A's view plus the canonical hint determines the target, and it equals the answer.
+3. hint sufficiency: A's view plus the canonical hint determines the target, and it equals the answer;
+4. localizability: from A's view alone, ``Family.candidate_slots`` lists the slots whose value would complete
+   A's facts; the hint's slot must be one of them (their number is the record's ``candidates``).
+
+Every check reads A's view without slot notices (``generators.base.without_notices``).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generators.answers import Answer, answers_equal
-from generators.base import Constraint, Family
+from generators.base import Constraint, Family, is_slot_notice
 from generators.errors import Inconsistent, NotUnique
 
 
@@ -89,3 +93,20 @@ def find_witness(
         "local_underdetermination",
         "no completion of A's view within its stated domain gives a different target value",
     )
+
+
+def check_localizability(family: Family, view_a: list[Constraint], slot: str) -> list[str]:
+    """A's candidate slots, judged from ``view_a`` alone; ``CheckFailed`` unless they hold ``slot``.
+
+    ``NotImplementedError`` passes through when the family declares no ``candidate_slots``.
+    """
+    if any(is_slot_notice(c) for c in view_a):
+        raise CheckFailed("localizability", "candidates must be judged from A's view without its slot notice")
+    candidates = list(family.candidate_slots(view_a))
+    if len(set(candidates)) != len(candidates):
+        raise CheckFailed("localizability", f"candidate slots repeat a slot: {candidates}")
+    if slot not in candidates:
+        raise CheckFailed(
+            "localizability", f"the hint's slot {slot} is not among the candidates A's view leaves open {candidates}"
+        )
+    return candidates

@@ -8,8 +8,11 @@ from typing import Any
 
 from generators import GENERATOR_VERSION
 from generators.answers import Answer, encode_answer
-from generators.base import Constraint, Family, Reject, Views
-from generators.checks import CheckFailed, Witness, check_views
+from generators.base import Constraint, Family, Reject, Views, without_notices
+from generators.checks import CheckFailed, Witness, check_localizability, check_views
+
+VIEW_VARIANTS = ("default", "slot_notice")
+THREE_CHECKS = ["global_uniqueness", "local_underdetermination", "hint_sufficiency"]
 
 
 def derive_seed(*parts: object) -> int:
@@ -32,7 +35,11 @@ def render_all(family: Family, constraints: list[Constraint]) -> list[str]:
 
 
 def sample_valid(family: Family, seed: int, difficulty: int) -> tuple[dict[str, Any], Views, Answer, Witness, int]:
-    """Draw from ``random.Random(seed)`` until an instance passes all three checks."""
+    """Draw from ``random.Random(seed)`` until an instance passes every check.
+
+    The checks run on A's view without its slot notice (what A sees by default), so both view variants of a
+    seed share one draw.
+    """
     rng = random.Random(seed)
     last: Exception | None = None
     for attempt in range(1, family.max_attempts + 1):
@@ -43,7 +50,9 @@ def sample_valid(family: Family, seed: int, difficulty: int) -> tuple[dict[str, 
             latent = family.answer_from_latent(z)
             if latent is not None and latent != answer:
                 raise CheckFailed("answer", f"solver gives {answer}, latent state gives {latent}")
-            witness = check_views(family, views.a, views.b, views.hint, views.target, answer)
+            view_a = without_notices(views.a)
+            witness = check_views(family, view_a, views.b, views.hint, views.target, answer)
+            declared_candidates(family, view_a, views.slot)
             return z, views, answer, witness, attempt
         except (Reject, CheckFailed) as exc:
             last = exc
@@ -54,6 +63,18 @@ def sample_valid(family: Family, seed: int, difficulty: int) -> tuple[dict[str, 
                 raise
             last = exc
     raise RuntimeError(f"{family.name}: no valid instance in {family.max_attempts} draws (last: {last})")
+
+
+def declared_candidates(family: Family, view_a: list[Constraint], slot: str) -> list[str] | None:
+    """The localizability check: A's candidate slots, which must hold ``slot``.
+
+    None when the family declares no ``candidate_slots``: generation still works, the record lists no
+    ``localizability`` check and no candidates, and the validator rejects it.
+    """
+    try:
+        return check_localizability(family, view_a, slot)
+    except NotImplementedError:
+        return None
 
 
 def private_data(family: Family, views: Views, constraints: list[Constraint]) -> dict[str, Any]:
@@ -80,12 +101,24 @@ def hint_record(family: Family, views: Views) -> dict[str, Any]:
 
 
 def build_instance(
-    family: Family, *, instance_id: str, dataset_seed: int, requested_difficulty: int, index: int
+    family: Family,
+    *,
+    instance_id: str,
+    dataset_seed: int,
+    requested_difficulty: int,
+    index: int,
+    slot_notice: bool = False,
 ) -> dict[str, Any]:
+    """One record. By default A's view has no slot notice; ``slot_notice`` keeps it (the ablation view).
+
+    Both variants of a seed have the same draw, hint, answer and witness; they differ only by the notice.
+    """
     seed = instance_seed(dataset_seed, family.name, requested_difficulty, index)
     difficulty = family.effective_difficulty(requested_difficulty)
     z, views, answer, witness, attempts = sample_valid(family, seed, difficulty)
     keys = list(family.keys_for(z))
+    candidates = declared_candidates(family, without_notices(views.a), views.slot)
+    view_a = views.a if slot_notice else without_notices(views.a)
     return {
         "id": instance_id,
         "family": family.name,
@@ -102,20 +135,26 @@ def build_instance(
         "question": views.question,
         "target": views.target,
         "request_budget": request_budget(difficulty),
+        "view_variant": "slot_notice" if slot_notice else "default",
         "agent_views": [
-            {"agent_id": "A", "private_data": private_data(family, views, views.a)},
+            {"agent_id": "A", "private_data": private_data(family, views, view_a)},
             {"agent_id": "B", "private_data": private_data(family, views, views.b)},
         ],
         "minimal_hint_spec": {"k_min": 1, "atomic_hints": [hint_record(family, views)]},
-        "verifier": {
-            "comparison": "exact",
-            "checks": ["global_uniqueness", "local_underdetermination", "hint_sufficiency"],
-            "underdetermination_witness": {
-                "constraint": witness.constraint,
-                "text": family.render(witness.constraint),
-                "answer": encode_answer(family.answer_type, witness.answer, keys),
-            },
-        },
+        "verifier": verifier_record(family, witness, candidates, keys),
         "global_metadata": {"latent": z, "sampling_attempts": attempts},
     }
 
+
+def verifier_record(family: Family, witness: Witness, candidates: list[str] | None, keys: list[str]) -> dict:
+    record: dict[str, Any] = {
+        "comparison": "exact",
+        "checks": THREE_CHECKS + (["localizability"] if candidates is not None else []),
+        "underdetermination_witness": {
+            "constraint": witness.constraint,
+            "text": family.render(witness.constraint),
+            "answer": encode_answer(family.answer_type, witness.answer, keys),
+        },
+    }
+    record["candidate_slots"] = candidates if candidates is not None else []
+    return record

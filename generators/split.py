@@ -38,8 +38,8 @@ def typed_slots(
     return slots
 
 
-def _build(job: tuple[int, Slot, int]) -> dict:
-    position, slot, seed = job
+def _build(job: tuple[int, Slot, int, bool]) -> dict:
+    position, slot, seed, slot_notice = job
     family = get_family(slot.family)
     return build_instance(
         family,
@@ -47,30 +47,40 @@ def _build(job: tuple[int, Slot, int]) -> dict:
         dataset_seed=seed,
         requested_difficulty=slot.requested_difficulty,
         index=slot.index,
+        slot_notice=slot_notice,
     )
 
 
 def generate(
-    slots: Sequence[Slot], seed: int, few_shot: bool = False, start_index: int = 0, jobs: int = 1,
+    slots: Sequence[Slot],
+    seed: int,
+    few_shot: bool = False,
+    start_index: int = 0,
+    jobs: int = 1,
+    slot_notice: bool = False,
     split_slots: Sequence[Slot] | None = None,
 ) -> Iterator[dict]:
     """Instances for ``slots`` in order; ids are the family prefix plus the global position.
 
     ``jobs > 1`` builds instances in worker processes; the output is identical (each instance depends only
-    on its own seed). ``few_shot`` attaches each family's worked examples, which repeat the facts of none of
-    the family's instances in the split (``generators.fewshot``); ``split_slots`` is the whole split when
-    ``slots`` is a part of it (a builder chunk), so that the part gets the whole file's examples.
+    on its own seed). ``slot_notice`` gives the ablation views (A is told which slot is missing); the
+    instances are otherwise the same as the default's. ``few_shot`` attaches each family's worked examples,
+    which repeat the facts of none of the family's instances in the split (``generators.fewshot``);
+    ``split_slots`` is the whole split when ``slots`` is a part of it (a builder chunk), so that the part gets
+    the whole file's examples.
     """
-    work = [(position, slot, seed) for position, slot in enumerate(slots, start=start_index)]
+    work = [(position, slot, seed, slot_notice) for position, slot in enumerate(slots, start=start_index)]
     if jobs > 1 and len(work) > CHUNK:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            yield from _attach(pool.imap(_build, work, chunksize=CHUNK), few_shot, seed, slots, split_slots)
+            instances = pool.imap(_build, work, chunksize=CHUNK)
+            yield from _attach(instances, few_shot, seed, slots, split_slots, slot_notice)
     else:
-        yield from _attach(map(_build, work), few_shot, seed, slots, split_slots)
+        yield from _attach(map(_build, work), few_shot, seed, slots, split_slots, slot_notice)
 
 
 def _attach(
-    instances: Iterator[dict], few_shot: bool, seed: int, slots: Sequence[Slot], split_slots: Sequence[Slot] | None
+    instances: Iterator[dict], few_shot: bool, seed: int, slots: Sequence[Slot], split_slots: Sequence[Slot] | None,
+    slot_notice: bool,
 ) -> Iterator[dict]:
     """The instances in order, each with its family's examples once all that family's instances are built.
 
@@ -89,7 +99,7 @@ def _attach(
         facts[name].append(instance_facts(instance))
         left[name] -= 1
         if left[name] == 0:
-            examples[name] = few_shot_examples(get_family(name), seed, facts.pop(name))
+            examples[name] = few_shot_examples(get_family(name), seed, facts.pop(name), slot_notice)
         waiting.append(instance)
         while waiting and waiting[0]["family"] in examples:
             ready = waiting.popleft()
@@ -107,4 +117,4 @@ def _facts_outside(family: str, slots: Sequence[Slot], split_slots: Sequence[Slo
 
 @functools.cache
 def _slot_facts(slot: Slot, seed: int) -> Facts:
-    return instance_facts(_build((0, slot, seed)))
+    return instance_facts(_build((0, slot, seed, False)))  # facts leave notices out: either variant gives them

@@ -1,4 +1,5 @@
-"""``python -m verifiers validate FILE [FILE ...]``: exit 0 only if every instance passes.
+"""``python -m verifiers validate FILE [FILE ...]``: exit 0 only if every instance passes; the summary line of each
+file gives, per family, the number of candidate slots A's view leaves open (the localizability check).
 
 ``python -m verifiers import-reference FILE.jsonl [--out OURS.jsonl]``: import the authors' release
 (``verifiers/reference/``).
@@ -56,7 +57,8 @@ def validate_files(paths: list[str], max_errors: int, jobs: int) -> int:
             print(f"{path}: {result.raw_release_lines} line(s) are in the authors' release format; convert them "
                   f"first: python -m verifiers import-reference {path} --out OURS.jsonl", file=sys.stderr)
         total_errors += errors
-        print(json.dumps({"file": path, "instances": result.instances, "errors": errors}))
+        print(json.dumps({"file": path, "instances": result.instances, "errors": errors,
+                          "candidates": result.candidate_summary()}))
     if total_errors > max_errors:
         print(f"... {total_errors - max_errors} more error(s) not printed (--max-errors {max_errors})", file=sys.stderr)
     return 1 if total_errors else 0

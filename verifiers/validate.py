@@ -1,17 +1,24 @@
-"""Validate MIRA-Math instances: schema, ids, exact answers and the three well-posedness checks."""
+"""Validate MIRA-Math instances: schema, ids, exact answers, the three well-posedness checks and localizability.
+
+A ``default`` record's A view must not say where its gap is (no slot notice, no sentence saying a quantity is not
+given or that the partner knows something); a ``slot_notice`` record (the ablation) must carry its notice. All
+checks judge A's view without the notice, so both variants of a seed validate alike.
+"""
 
 from __future__ import annotations
 
 import itertools
 import multiprocessing
+import re
 import sys
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from generators.answers import Answer, answers_equal, decode_answer
-from generators.base import Family
-from generators.checks import CheckFailed, check_views
+from generators.base import Family, is_slot_notice, without_notices
+from generators.checks import CheckFailed, check_localizability, check_views
 from generators.errors import Inconsistent, NotUnique
 from generators.families import FAMILIES
 from generators.fewshot import repeating_examples
@@ -25,7 +32,18 @@ CHECK_FIELDS = {
     "local_underdetermination": "agent_views[0].private_data.constraints_machine",
     "local_underdetermination_b": "agent_views[1].private_data.constraints_machine",
     "answer": "global_solution",
+    "localizability": "verifier.candidate_slots",
 }
+
+VIEW_A = "agent_views[0].private_data.constraints_machine"
+VIEW_A_TEXT = "agent_views[0].private_data.constraints_text"
+
+# Sentences that tell A where its gap is: a quantity "is not given", "your partner knows", "B holds", ...
+NOTICE_TEXT = re.compile(
+    r"\bnot (?:given|known|told|provided|stated|shown)\b|\bpartner\b|\bagent b\b|\bB (?:holds|knows)\b"
+    r"|\b(?:is|are) (?:missing|withheld|hidden)\b",
+    re.IGNORECASE,
+)
 
 
 MALFORMED = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError)
@@ -67,12 +85,34 @@ def _instance_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
     if problems:
         return problems
     view_a, view_b = (v["private_data"]["constraints_machine"] for v in inst["agent_views"])
+    view_a = without_notices(view_a)
     hint = inst["minimal_hint_spec"]["atomic_hints"][0]
     try:
         check_views(family, view_a, view_b, hint["constraint"], inst["target"], answer)
     except CheckFailed as exc:
         return [(CHECK_FIELDS.get(exc.check, exc.check), f"{exc.check} check failed: {exc.message}")]
-    return _witness_problems(family, inst, view_a, hint["constraint"], answer)
+    return _witness_problems(family, inst, view_a, hint["constraint"], answer) or _localizability_problems(
+        family, inst, view_a, hint["slot"]
+    )
+
+
+def _localizability_problems(
+    family: Family, inst: dict[str, Any], view_a: list[dict], slot: str
+) -> list[tuple[str, str]]:
+    """The fourth check: the hint's slot is among A's candidates, recomputed and equal to the stored ones."""
+    field = CHECK_FIELDS["localizability"]
+    try:
+        candidates = check_localizability(family, view_a, slot)
+    except NotImplementedError:
+        return [(field, f"localizability check failed: {family.name} declares no candidate_slots")]
+    except CheckFailed as exc:
+        return [(field, f"localizability check failed: {exc.message}")]
+    stored = inst["verifier"].get("candidate_slots")
+    if "localizability" not in inst["verifier"]["checks"]:
+        return [("verifier.checks", "localizability is not among the checks")]
+    if stored != candidates:
+        return [(field, f"localizability check failed: stored candidates {stored}, A's view gives {candidates}")]
+    return []
 
 
 def _static_problems(family: Family, inst: dict[str, Any]) -> list[tuple[str, str]]:
@@ -94,12 +134,7 @@ def _static_problems(family: Family, inst: dict[str, Any]) -> list[tuple[str, st
             field = f"agent_views[{i}].private_data.constraints_text"
             problems.append((field, "does not match the machine constraints"))
     hint = inst["minimal_hint_spec"]["atomic_hints"][0]
-    if family.type == "B" and not any(
-        c.get("type") == "domain" and c.get("missing_slot") == hint["slot"]
-        for c in inst["agent_views"][0]["private_data"]["constraints_machine"]
-    ):
-        field = "agent_views[0].private_data.constraints_machine"
-        problems.append((field, f"A is not told that {hint['slot']} is missing"))
+    problems += _notice_problems(inst, hint["slot"])
     if hint["kind"] != hint["constraint"]["type"] or hint["text"] != family.render(hint["constraint"]):
         problems.append(("minimal_hint_spec.atomic_hints[0]", "kind/text do not match the hint constraint"))
     return problems
@@ -109,6 +144,29 @@ def few_shot_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
     """A worked example that shows every fact of its own instance (``generators.fewshot``) gives the problem away."""
     return [(f"few_shot_examples[{k}]", f"worked example {k} repeats this instance's facts (it shows every one of "
              "A's constraints), so the instance is shown its own problem") for k in repeating_examples(inst)]
+
+
+def _notice_problems(inst: dict[str, Any], slot: str) -> list[tuple[str, str]]:
+    """A default view never says where A's gap is; a slot_notice view names exactly the hint's slot."""
+    variant = inst.get("view_variant")
+    data = inst["agent_views"][0]["private_data"]
+    notices = [c for c in data["constraints_machine"] if is_slot_notice(c)]
+    if variant is None:
+        return [("view_variant", "missing (default or slot_notice)")]
+    if variant == "slot_notice":
+        named = [c["missing_slot"] for c in notices]
+        # Type A families without a notice of their own (e.g. bayes_missing_prior) have the same view in both
+        if named != [slot] and (named or inst["type"] == "B"):
+            return [(VIEW_A, f"a slot_notice view must carry one notice naming {slot}, it names {named}")]
+        return []
+    if notices:
+        return [(VIEW_A, f"a default view must not tell A which slot is missing (it names "
+                         f"{notices[0]['missing_slot']}: {notices[0].get('statement', '')!r})")]
+    for i, text in enumerate(data["constraints_text"]):
+        if m := NOTICE_TEXT.search(text):
+            return [(f"{VIEW_A_TEXT}[{i}]", f"a default view must not tell A what is missing or what its partner "
+                                            f"knows ({m.group(0)!r} in {text!r})")]
+    return []
 
 
 def _witness_problems(
@@ -145,6 +203,25 @@ class ValidationResult:
     error_count: int = 0
     errors: list[RecordError] = field(default_factory=list)
     raw_release_lines: int = 0  # lines in the authors' release format (convert with import-reference)
+    candidates: dict[str, Counter[int]] = field(default_factory=dict)  # family -> {number of candidates: records}
+
+    def count_candidates(self, record: dict[str, Any]) -> None:
+        verifier = record.get("verifier")
+        if not isinstance(verifier, dict) or "localizability" not in (verifier.get("checks") or []):
+            return
+        stored = verifier.get("candidate_slots")
+        if isinstance(stored, list) and isinstance(record.get("family"), str):
+            self.candidates.setdefault(record["family"], Counter())[len(stored)] += 1
+
+    def candidate_summary(self) -> dict[str, dict[str, Any]]:
+        """Per family: records, min/mean/max number of candidate slots, and the histogram (sizes as strings)."""
+        out = {}
+        for family, counts in sorted(self.candidates.items()):
+            n = sum(counts.values())
+            total = sum(size * k for size, k in counts.items())
+            out[family] = {"records": n, "min": min(counts), "mean": round(total / n, 3), "max": max(counts),
+                           "histogram": {str(size): counts[size] for size in sorted(counts)}}
+        return out
 
     def add(self, error: RecordError, keep: int) -> None:
         self.error_count += 1
@@ -184,6 +261,7 @@ def _record(
         return
     if is_raw_release(record):
         result.raw_release_lines += 1
+    result.count_candidates(record)
     rid = record.get("id") if isinstance(record.get("id"), str) else None
     if rid is not None:
         if rid in seen:

@@ -8,10 +8,11 @@ import json
 import pytest
 
 from generators.answers import decode_answer, encode_answer
+from generators.base import is_slot_notice, without_notices
 from generators.families import FAMILIES
 from generators.instances import build_instance
 from generators.split import Slot, generate
-from verifiers.validate import instance_problems
+from verifiers.validate import NOTICE_TEXT, instance_problems
 
 SEEDS = range(12)
 NAMES = list(FAMILIES)
@@ -112,12 +113,78 @@ def test_texts_contain_no_float_noise(name: str) -> None:
                 assert not isinstance(value, float), (name, c)
 
 
+def make_notice(name: str, difficulty: int, index: int) -> dict:
+    family = FAMILIES[name]
+    return build_instance(
+        family, instance_id=f"{family.prefix}-{index:06d}", dataset_seed=1234, requested_difficulty=difficulty,
+        index=index, slot_notice=True,
+    )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_default_view_never_says_what_is_missing(name: str) -> None:
+    for difficulty in (1, 2, 3):
+        inst = make(name, difficulty, 3)
+        assert inst["view_variant"] == "default"
+        a = inst["agent_views"][0]["private_data"]
+        assert not [c for c in a["constraints_machine"] if is_slot_notice(c)]
+        for text in a["constraints_text"]:
+            assert not NOTICE_TEXT.search(text), (name, text)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_candidate_slots_hold_the_hint_slot(name: str) -> None:
+    family = FAMILIES[name]
+    for difficulty in (1, 2, 3):
+        for index in range(4):
+            inst = make(name, difficulty, index)
+            a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+            slot = inst["minimal_hint_spec"]["atomic_hints"][0]["slot"]
+            candidates = family.candidate_slots(a)
+            assert slot in candidates, (name, difficulty, index, candidates)
+            assert len(set(candidates)) == len(candidates)
+            assert inst["verifier"]["candidate_slots"] == candidates
+            assert "localizability" in inst["verifier"]["checks"]
+            held = {family.slot_name(c) for c in a} - {None}
+            assert not held & set(candidates), f"{name}: a candidate A already holds: {held & set(candidates)}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_wrong_stored_candidates_are_rejected(name: str) -> None:
+    inst = make(name, 2, 1)
+    inst["verifier"]["candidate_slots"] = ["somewhere else"]
+    assert any("localizability" in message for _, message in instance_problems(inst))
+
+
 @pytest.mark.parametrize("name", [n for n in NAMES if FAMILIES[n].type == "B"])
-def test_type_b_view_names_the_missing_slot(name: str) -> None:
-    inst = make(name, 2, 3)
-    slot = inst["minimal_hint_spec"]["atomic_hints"][0]["slot"]
-    a = inst["agent_views"][0]["private_data"]
-    notes = [c for c in a["constraints_machine"] if c["type"] == "domain" and c.get("missing_slot") == slot]
-    assert len(notes) == 1
+def test_notice_ablation_differs_only_by_the_notice(name: str) -> None:
+    default, notice = make(name, 2, 3), make_notice(name, 2, 3)
+    assert notice["view_variant"] == "slot_notice"
+    assert instance_problems(notice) == []
+    slot = notice["minimal_hint_spec"]["atomic_hints"][0]["slot"]
+    a = notice["agent_views"][0]["private_data"]
+    notes = [c for c in a["constraints_machine"] if is_slot_notice(c)]
+    assert [c["missing_slot"] for c in notes] == [slot]
+    assert without_notices(a["constraints_machine"]) == default["agent_views"][0]["private_data"]["constraints_machine"]
+    for key in ("global_solution", "minimal_hint_spec", "verifier", "global_metadata"):
+        assert notice[key] == default[key], key
     notes[0]["missing_slot"] = "somewhere else"
-    assert any("is missing" in message for _, message in instance_problems(inst))
+    assert any("slot_notice view must carry" in message for _, message in instance_problems(notice))
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if FAMILIES[n].type == "B"])
+def test_default_record_carrying_a_notice_is_rejected(name: str) -> None:
+    default, notice = make(name, 2, 3), make_notice(name, 2, 3)
+    default["agent_views"][0] = notice["agent_views"][0]
+    problems = instance_problems(default)
+    assert any("must not tell A which slot is missing" in message for _, message in problems), problems
+
+
+def test_worded_notice_in_a_default_view_is_rejected() -> None:
+    inst = make("bayes_missing_prior", 1, 0)
+    a = inst["agent_views"][0]["private_data"]
+    statement = "The prior P(H) is not given here; your partner knows it."
+    a["constraints_machine"].append({"type": "domain", "statement": statement})
+    a["constraints_text"].append(statement)
+    problems = instance_problems(inst)
+    assert any("must not tell A what is missing" in message for _, message in problems), problems
