@@ -17,7 +17,8 @@ repeated nothing keeps them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from generators.answers import encode_answer
@@ -25,9 +26,11 @@ from generators.base import Family, is_slot_notice, without_notices
 from generators.instances import derive_seed, render_all, sample_valid
 
 DIFFICULTIES = (1, 2, 2, 3)
-MAX_CANDIDATES = 64  # per example and difficulty; a family whose split covers its whole space fails loudly, never loops
+MAX_CANDIDATES = 64  # per difficulty; a family whose split covers its whole space fails loudly, never loops
+STALE_AFTER = 16  # draws in a row without a view not drawn before: the difficulty's views are all known
 
 Facts = frozenset[str]
+Candidate = tuple[dict[str, Any], Facts, Facts]  # (example, its facts, the texts it shows)
 
 
 def instance_facts(record: dict[str, Any]) -> Facts:
@@ -68,28 +71,47 @@ def few_shot_examples(
     ``slot_notice`` (the ablation) shows A's slot notices in the examples as in the instances; by default the
     examples show the notice-free view, like the instances.
     """
-    avoid = list(split_facts)
-    chosen: list[Facts] = []
-    examples = []
-    for k, requested in enumerate(difficulties):
-        example, facts = _first_fresh(family, dataset_seed, k, requested, avoid, chosen, slot_notice)
-        chosen.append(facts)
-        examples.append(example)
-    return examples
+    pool = _Pool(family, dataset_seed, list(split_facts), slot_notice)
+    return [pool.take(k, requested) for k, requested in enumerate(difficulties)]
 
 
-def _first_fresh(
-    family: Family, dataset_seed: int, k: int, requested: int, avoid: list[Facts], chosen: list[Facts],
-    slot_notice: bool,
-) -> tuple[dict[str, Any], Facts]:
-    for difficulty in fallback_order(requested):
-        for attempt in range(MAX_CANDIDATES):
-            seed = candidate_seed(dataset_seed, family.name, k, requested, difficulty, attempt)
-            example, facts, shown = _candidate(family, seed, difficulty, slot_notice)
-            if facts not in chosen and not any(repeats(other, shown) for other in avoid):
-                return example, facts
-    raise RuntimeError(f"{family.name}: no worked example {k} among {MAX_CANDIDATES} candidates per difficulty "
-                       "repeats none of the split's instances (the split covers the family's instance space)")
+class _Pool:
+    """Candidates in a fixed order, each drawn once: example ``k``'s own seed first (the seed of every earlier
+    release), then one shared stream per difficulty, the requested one first (``fallback_order``).
+
+    A stream ends after ``MAX_CANDIDATES`` draws, or earlier once ``STALE_AFTER`` draws in a row brought no view
+    it had not drawn before (the difficulty's views are then all known, and the split holds the rest).
+    """
+
+    def __init__(self, family: Family, dataset_seed: int, avoid: list[Facts], slot_notice: bool):
+        self.family, self.dataset_seed, self.avoid, self.slot_notice = family, dataset_seed, avoid, slot_notice
+        self.chosen: list[Facts] = []
+        self.streams: dict[int, list[Candidate]] = {}
+
+    def take(self, k: int, requested: int) -> dict[str, Any]:
+        first = derive_seed("mira-math-fewshot", self.dataset_seed, self.family.name, k)
+        streams = (c for d in fallback_order(requested) for c in self.stream(d))
+        for candidate in itertools.chain([_candidate(self.family, first, requested, self.slot_notice)], streams):
+            example, facts, shown = candidate
+            if facts not in self.chosen and not any(repeats(other, shown) for other in self.avoid):
+                self.chosen.append(facts)
+                return example
+        raise RuntimeError(f"{self.family.name}: no worked example {k} repeats none of the split's instances "
+                           "(the split covers the family's instance space)")
+
+    def stream(self, difficulty: int) -> Iterator[Candidate]:
+        drawn = self.streams.setdefault(difficulty, [])
+        seen: set[Facts] = set()
+        stale = 0
+        for i in range(MAX_CANDIDATES):
+            if stale >= STALE_AFTER:
+                return
+            if i == len(drawn):
+                seed = derive_seed("mira-math-fewshot-pool", self.dataset_seed, self.family.name, difficulty, i)
+                drawn.append(_candidate(self.family, seed, difficulty, self.slot_notice))
+            stale = stale + 1 if drawn[i][1] in seen else 0
+            seen.add(drawn[i][1])
+            yield drawn[i]
 
 
 def fallback_order(requested: int) -> list[int]:
@@ -98,14 +120,7 @@ def fallback_order(requested: int) -> list[int]:
     return [requested, *(d for d in (1, 2, 3) if d > requested), *(d for d in (3, 2, 1) if d < requested)]
 
 
-def candidate_seed(dataset_seed: int, family: str, k: int, requested: int, difficulty: int, attempt: int) -> int:
-    """Candidate 0 at the requested difficulty is the seed every earlier release used for example ``k``."""
-    if difficulty == requested and attempt == 0:
-        return derive_seed("mira-math-fewshot", dataset_seed, family, k)
-    return derive_seed("mira-math-fewshot", dataset_seed, family, k, difficulty, attempt)
-
-
-def _candidate(family: Family, seed: int, requested: int, slot_notice: bool) -> tuple[dict[str, Any], Facts, Facts]:
+def _candidate(family: Family, seed: int, requested: int, slot_notice: bool) -> Candidate:
     difficulty = family.effective_difficulty(requested)
     z, views, answer, _, _ = sample_valid(family, seed, difficulty)
     keys = list(family.keys_for(z))
