@@ -32,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="with an export folder or repo id: the config (default mira_zero_shot; "
                                     "mira_few_shot for four-shot)")
     p.add_argument("--revision", help="with a repo id: branch, release tag or commit (default main)")
-    p.add_argument("--solver", default="oracle", help="solver spec: oracle, guess (backends: openai:MODEL, ...)")
+    p.add_argument("--solver", default="oracle", help="solver spec: oracle, guess, copy (backends: openai:MODEL, ...)")
     p.add_argument("--responder", help="responder spec: rule (the default; backends: openai:MODEL, ...); "
                                       "not used with --condition oracle_hint")
     p.add_argument("--out", required=True, help="run directory (created; an existing one is resumed)")
