@@ -1,3 +1,3 @@
 """MIRA-Math instance generators (one module per family in ``generators.families``)."""
 
-GENERATOR_VERSION = "1.1.0"
+GENERATOR_VERSION = "2.0.0"

@@ -107,6 +107,14 @@ class Family(ABC):
         """
         raise NotImplementedError(f"{self.name} does not declare candidate_slots")
 
+    def candidates_for(self, view_a: list[Constraint], target: dict[str, Any]) -> list[str]:
+        """``candidate_slots`` narrowed by the target A is asked about (the question is part of what A sees).
+
+        The localizability check calls this. By default the target changes nothing; a family whose gaps depend on
+        the question (discrete_tomography: the cells whose value would settle the asked cell) overrides it.
+        """
+        return self.candidate_slots(view_a)
+
     def answer_from_latent(self, z: dict[str, Any]) -> Answer | None:
         """Optional second route to the answer straight from ``z`` (checked against ``solve``)."""
         return None
@@ -176,6 +184,13 @@ def is_slot_notice(c: Constraint) -> bool:
 def without_notices(view: list[Constraint]) -> list[Constraint]:
     """A view with every slot notice removed: what A sees by default."""
     return [c for c in view if not is_slot_notice(c)]
+
+
+def absent_slots(family: Family, declared: Iterable[str], view_a: list[Constraint]) -> list[str]:
+    """The ``declared`` slots (in their order) that no constraint of ``view_a`` fills: A's candidates when its domain
+    statements declare a complete, ordered list of quantities and A holds a value for all but the withheld one."""
+    held = {family.slot_name(c) for c in view_a if not is_slot_notice(c)}
+    return [slot for slot in declared if slot not in held]
 
 
 def stated_size(constraints: Iterable[Constraint], key: str, statement: Callable[[int], str], what: str,

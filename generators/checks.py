@@ -95,14 +95,14 @@ def find_witness(
     )
 
 
-def check_localizability(family: Family, view_a: list[Constraint], slot: str) -> list[str]:
-    """A's candidate slots, judged from ``view_a`` alone; ``CheckFailed`` unless they hold ``slot``.
+def check_localizability(family: Family, view_a: list[Constraint], slot: str, target: dict[str, Any]) -> list[str]:
+    """A's candidate slots, judged from ``view_a`` and the target alone; ``CheckFailed`` unless they hold ``slot``.
 
     ``NotImplementedError`` passes through when the family declares no ``candidate_slots``.
     """
     if any(is_slot_notice(c) for c in view_a):
         raise CheckFailed("localizability", "candidates must be judged from A's view without its slot notice")
-    candidates = list(family.candidate_slots(view_a))
+    candidates = list(family.candidates_for(view_a, target))
     if len(set(candidates)) != len(candidates):
         raise CheckFailed("localizability", f"candidate slots repeat a slot: {candidates}")
     if slot not in candidates:

@@ -11,7 +11,6 @@ from generators.answers import Answer, encode_answer
 from generators.base import Constraint, Family, Reject, Views, without_notices
 from generators.checks import CheckFailed, Witness, check_localizability, check_views
 
-VIEW_VARIANTS = ("default", "slot_notice")
 THREE_CHECKS = ["global_uniqueness", "local_underdetermination", "hint_sufficiency"]
 
 
@@ -52,7 +51,7 @@ def sample_valid(family: Family, seed: int, difficulty: int) -> tuple[dict[str, 
                 raise CheckFailed("answer", f"solver gives {answer}, latent state gives {latent}")
             view_a = without_notices(views.a)
             witness = check_views(family, view_a, views.b, views.hint, views.target, answer)
-            declared_candidates(family, view_a, views.slot)
+            declared_candidates(family, view_a, views.slot, views.target)
             return z, views, answer, witness, attempt
         except (Reject, CheckFailed) as exc:
             last = exc
@@ -65,14 +64,16 @@ def sample_valid(family: Family, seed: int, difficulty: int) -> tuple[dict[str, 
     raise RuntimeError(f"{family.name}: no valid instance in {family.max_attempts} draws (last: {last})")
 
 
-def declared_candidates(family: Family, view_a: list[Constraint], slot: str) -> list[str] | None:
+def declared_candidates(
+    family: Family, view_a: list[Constraint], slot: str, target: dict[str, Any]
+) -> list[str] | None:
     """The localizability check: A's candidate slots, which must hold ``slot``.
 
     None when the family declares no ``candidate_slots``: generation still works, the record lists no
     ``localizability`` check and no candidates, and the validator rejects it.
     """
     try:
-        return check_localizability(family, view_a, slot)
+        return check_localizability(family, view_a, slot, target)
     except NotImplementedError:
         return None
 
@@ -117,7 +118,7 @@ def build_instance(
     difficulty = family.effective_difficulty(requested_difficulty)
     z, views, answer, witness, attempts = sample_valid(family, seed, difficulty)
     keys = list(family.keys_for(z))
-    candidates = declared_candidates(family, without_notices(views.a), views.slot)
+    candidates = declared_candidates(family, without_notices(views.a), views.slot, views.target)
     view_a = views.a if slot_notice else without_notices(views.a)
     return {
         "id": instance_id,
@@ -147,7 +148,8 @@ def build_instance(
 
 
 def verifier_record(family: Family, witness: Witness, candidates: list[str] | None, keys: list[str]) -> dict:
-    record: dict[str, Any] = {
+    """The checks passed, the underdetermination witness and A's candidate slots (empty when undeclared)."""
+    return {
         "comparison": "exact",
         "checks": THREE_CHECKS + (["localizability"] if candidates is not None else []),
         "underdetermination_witness": {
@@ -155,6 +157,5 @@ def verifier_record(family: Family, witness: Witness, candidates: list[str] | No
             "text": family.render(witness.constraint),
             "answer": encode_answer(family.answer_type, witness.answer, keys),
         },
+        "candidate_slots": candidates if candidates is not None else [],
     }
-    record["candidate_slots"] = candidates if candidates is not None else []
-    return record

@@ -38,8 +38,10 @@ def typed_slots(
     return slots
 
 
-def _build(job: tuple[int, Slot, int, bool]) -> dict:
-    position, slot, seed, slot_notice = job
+def _build(job: tuple[int, Slot, int] | tuple[int, Slot, int, bool]) -> dict:
+    """One instance from (position, slot, dataset seed[, slot_notice])."""
+    position, slot, seed, *notice = job
+    slot_notice = bool(notice and notice[0])
     family = get_family(slot.family)
     return build_instance(
         family,

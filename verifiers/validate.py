@@ -102,7 +102,7 @@ def _localizability_problems(
     """The fourth check: the hint's slot is among A's candidates, recomputed and equal to the stored ones."""
     field = CHECK_FIELDS["localizability"]
     try:
-        candidates = check_localizability(family, view_a, slot)
+        candidates = check_localizability(family, view_a, slot, inst["target"])
     except NotImplementedError:
         return [(field, f"localizability check failed: {family.name} declares no candidate_slots")]
     except CheckFailed as exc:

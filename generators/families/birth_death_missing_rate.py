@@ -2,7 +2,8 @@
 
 States 0..n-1 (n = d + 2); birth rates lambda_i (i -> i+1, i = 0..n-2) and death rates mu_i (i -> i-1,
 i = 1..n-1), integers from Unif[1, 3 + 2d]. One of the 2(n-1) rates, chosen uniformly, is withheld: A is told
-every other rate and which one is missing, B holds the missing one. Target: pi_s for s ~ Unif[0, n-1], as a
+every other rate (in order, the withheld one absent from the list), B holds the missing one; only the slot-notice
+ablation also tells A which one is missing. Target: pi_s for s ~ Unif[0, n-1], as a
 reduced fraction; draws whose answer has a denominator above 300 are rejected (the paper's rule).
 
 pi_s is strictly monotone in every single rate (decreasing in a rate on the far side of s, increasing in one on
@@ -18,7 +19,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, missing_slot_note
+from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note
 from generators.errors import Inconsistent, NotUnique
 from generators.linalg import solve_unique
 
@@ -103,8 +104,8 @@ def chain_statement(n: int, lo: int, hi: int) -> str:
     return (
         f"A continuous-time birth-death Markov chain has states {', '.join(map(str, range(n)))}. From state i it "
         f"moves up to state i+1 at birth rate lambda_i (i = 0..{n - 2}) and down to state i-1 at death rate mu_i "
-        f"(i = 1..{n - 1}); there are no other transitions. Every rate is an integer from {lo} to {hi}. "
-        "pi_i denotes the stationary (long-run) probability of state i."
+        f"(i = 1..{n - 1}); there are no other transitions. The rates are {', '.join(all_slots(n))}. Every rate is "
+        f"an integer from {lo} to {hi}. pi_i denotes the stationary (long-run) probability of state i."
     )
 
 
@@ -215,6 +216,11 @@ class BirthDeathMissingRate(Family):
         for v in range(lo, hi + 1):
             if v != hint["value"]:
                 yield {**hint, "value": v}
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The rates lambda_0.. and mu_1.. that A's chain statement declares and A is given no value for."""
+        n, _, _ = self._chain(view_a)
+        return absent_slots(self, all_slots(n), view_a)
 
     def answer_from_latent(self, z: dict[str, Any]) -> Fraction:
         return stationary_recursive(z["lambdas"], z["mus"])[z["target_state"]]

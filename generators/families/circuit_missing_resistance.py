@@ -4,7 +4,8 @@ A random binary tree with n = 2d + 1 leaves (recursive splitting: a node with k 
 on its left), each internal node series or parallel with probability 1/2, leaves named R1..Rn in random order,
 resistances Unif[1, 5 + 3(d-1)] ohms. Both agents get the topology (one sentence per group G1..G(n-1), numbered
 bottom-up so every group refers only to earlier groups; G(n-1) is the whole network). A gets every resistance
-but R_k (k uniform) and is told that R_k is missing; B holds R_k. Answer: R_eq as a reduced fraction; draws with
+but R_k (k uniform), in order, R_k absent from the list (only the slot-notice ablation says that R_k is missing);
+B holds R_k. Answer: R_eq as a reduced fraction; draws with
 a denominator above 500 are rejected (the authors' release rule; the paper states none).
 
 R_eq is strictly increasing in every resistance of a series-parallel network (d/da of a + b is 1 and of
@@ -19,7 +20,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, missing_slot_note
+from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note
 from generators.errors import Inconsistent, NotUnique
 
 MAX_DENOMINATOR = 500
@@ -223,6 +224,11 @@ class CircuitMissingResistance(Family):
         for v in range(lo, hi + 1):
             if v != hint["value"]:
                 yield {**hint, "value": v}
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The resistors R1..Rn that A's network statement declares and A is given no value for."""
+        n, _, _, _ = self._network(view_a)
+        return absent_slots(self, [f"R{k}" for k in range(1, n + 1)], view_a)
 
     def answer_from_latent(self, z: dict[str, Any]) -> Fraction:
         return tree_resistance(z["tree"], z["values"])

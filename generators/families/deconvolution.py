@@ -24,7 +24,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, missing_slot_note, one
+from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note, one
 from generators.errors import Inconsistent, NotUnique
 
 _SLOT = re.compile(r"^y_(\d+)$")
@@ -58,7 +58,7 @@ def signal_statement(n: int, m: int) -> str:
     return (
         f"x = ({xs}) is an unknown signal of {n} integers and h = ({hs}) is a known kernel. Their linear "
         f"convolution y = x * h has samples y_k = {terms}, where x_j = xj for j = 0..{n - 1} and x_j = 0 for "
-        f"any other j. Only the first {n} samples y_0, ..., y_{n - 1} were measured."
+        f"any other j. Only the first {n} samples were measured: {', '.join(f'y_{k}' for k in range(n))}."
     )
 
 
@@ -169,6 +169,11 @@ class Deconvolution(Family):
         step = math.lcm(*(e.denominator for e in impulse_response(h, n, k)))
         for delta in (step, -step):
             yield {**hint, "value": hint["value"] + delta}
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The measured samples y_0..y_{n-1} that A's statement declares and A is given no value for."""
+        n, _ = self._setup(view_a)
+        return absent_slots(self, [f"y_{k}" for k in range(n)], view_a)
 
     def answer_from_latent(self, z: dict[str, Any]) -> tuple[int, ...]:
         return tuple(z["x"])

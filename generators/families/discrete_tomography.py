@@ -6,9 +6,16 @@ consistent grid; B holds that cell; the answer is the target bit. No difficulty 
 
 Decisions and changes (docs/deviations): the target is uniform over the ambiguous cells and the hint uniform over
 the qualifying cells; a draw without a qualifying hint cell is rejected (the paper's "reject ambiguous targets
-without a sufficient hint cell"). A is told which cell B holds (the release left A guessing among nine cells). A
-qualifying hint cell must also determine the target when it has the *other* value (so the two answers A cannot
-tell apart correspond to B's two possible replies; this is what the validator's witness shows).
+without a sufficient hint cell"). A qualifying hint cell must also determine the target when it has the *other*
+value (so the two answers A cannot tell apart correspond to B's two possible replies; this is what the validator's
+witness shows).
+
+Which cell B holds cannot be read off A's view: the cells whose value would settle the target (A's candidates,
+``candidates_for``) are one cell (144 of the 1,440 (grid, target, hint) triples) or three (the other three corners of
+the one 2x2 switch between the two grids with A's sums). Either value of any one of them settles all of them, so
+B's fact names them all: the hint carries ``settles`` (the other candidates), its text says that with the sums it
+also settles them, and a request for any candidate is a request for it (docs/deviations/typeB-localization.md).
+Only the slot-notice ablation tells A which cell B holds (the release left A guessing among nine cells).
 """
 
 from __future__ import annotations
@@ -26,8 +33,9 @@ _SUM = re.compile(r"^(row|col)_sum\((\d)\)$")
 
 GRID_STATEMENT = (
     "G is a 3x3 grid in which every cell is 0 or 1. Rows and columns are numbered 0, 1, 2 (row 0 at the top, "
-    "column 0 at the left); cell(i,j) is the entry in row i and column j. r_i is the sum of row i and c_j the sum "
-    "of column j."
+    "column 0 at the left); cell(i,j) is the entry in row i and column j, so the cells are "
+    + ", ".join(f"cell({i},{j})" for i in range(3) for j in range(3))
+    + ". r_i is the sum of row i and c_j the sum of column j."
 )
 
 
@@ -78,6 +86,27 @@ def qualifying_hints(g: int, target: tuple[int, int]) -> list[tuple[int, int]]:
     return out
 
 
+def cell_slot(i: int, j: int) -> str:
+    return f"cell({i},{j})"
+
+
+def settling_cells(sums: tuple[int, ...], target: tuple[int, int]) -> list[tuple[int, int]]:
+    """Cells != ``target`` left open by the sums whose every possible value leaves ``target`` one value."""
+    completions = GRIDS_BY_MARGINS.get(tuple(sums), [])
+    out = []
+    for i in range(SIZE):
+        for j in range(SIZE):
+            if (i, j) == target or len({bit(g, i, j) for g in completions}) < 2:
+                continue
+            if all(len({bit(g, *target) for g in completions if bit(g, i, j) == v}) == 1 for v in (0, 1)):
+                out.append((i, j))
+    return out
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def missing_domain(slot: str) -> Constraint:
     return missing_slot_note(slot, f"No cell values are given here; your partner knows the value of {slot}.")
 
@@ -109,7 +138,8 @@ class DiscreteTomography(Family):
         m = MARGINS[g]
         (ti, tj), (hi, hj) = z["target"], z["hint"]
         slot = f"cell({hi},{hj})"
-        hint = {"type": "cell", "row": hi, "col": hj, "value": bit(g, hi, hj)}
+        settles = [cell_slot(i, j) for i, j in settling_cells(m, (ti, tj)) if (i, j) != (hi, hj)]
+        hint = {"type": "cell", "row": hi, "col": hj, "value": bit(g, hi, hj), "settles": settles}
         a: list[Constraint] = [{"type": "domain", "statement": GRID_STATEMENT}]
         a += [{"type": "row_sum", "row": i, "value": m[i]} for i in range(SIZE)]
         a += [{"type": "col_sum", "col": j, "value": m[SIZE + j]} for j in range(SIZE)]
@@ -174,6 +204,24 @@ class DiscreteTomography(Family):
             if v != hint["value"]:
                 yield {**hint, "value": v}
 
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The cells the row and column sums leave open (a value for one of them is news to A)."""
+        completions = GRIDS_BY_MARGINS.get(self._margins(view_a), [])
+        cells = [(i, j) for i in range(SIZE) for j in range(SIZE)]
+        return [cell_slot(i, j) for i, j in cells if len({bit(g, i, j) for g in completions}) > 1]
+
+    def candidates_for(self, view_a: list[Constraint], target: dict[str, Any]) -> list[str]:
+        """The cells other than the asked one whose value, whichever it is, settles the asked cell."""
+        return [cell_slot(i, j) for i, j in settling_cells(self._margins(view_a), (target["row"], target["col"]))]
+
+    @staticmethod
+    def _margins(view_a: list[Constraint]) -> tuple[int, ...]:
+        rows = {c["row"]: c["value"] for c in view_a if c["type"] == "row_sum"}
+        cols = {c["col"]: c["value"] for c in view_a if c["type"] == "col_sum"}
+        if sorted(rows) != list(range(SIZE)) or sorted(cols) != list(range(SIZE)):
+            raise NotUnique("not every row and column sum is given")
+        return tuple(rows[i] for i in range(SIZE)) + tuple(cols[j] for j in range(SIZE))
+
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         return z["grid"][z["target"][0]][z["target"][1]]
 
@@ -185,7 +233,10 @@ class DiscreteTomography(Family):
             case "col_sum":
                 return f"c_{c['col']} = {c['value']} (column {c['col']} sums to {c['value']})"
             case "cell":
-                return f"cell({c['row']},{c['col']}) = {c['value']}"
+                text = f"cell({c['row']},{c['col']}) = {c['value']}"
+                if c.get("settles"):
+                    text += f" (with the row and column sums, this also settles {_listed(c['settles'])})"
+                return text
             case "domain":
                 return c["statement"]
         raise ValueError(f"unknown constraint type {c['type']!r}")
@@ -202,6 +253,8 @@ class DiscreteTomography(Family):
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         m = _CELL.match(slot)
+        if m and hint.get("type") == "cell" and hint.get("settles"):  # B's fact settles every candidate cell
+            return [alias for cell in [slot, *hint["settles"]] for alias in self.slot_aliases(cell, {})]
         if m:
             i, j = m.groups()
             return [

@@ -10,7 +10,8 @@ also require that this does not cancel (M[j][j] + M[i][i] != 0 when t = j != i),
 Construction (the paper gives none): v[c] ~ Unif[1, 3] for c != j (the authors' release), v[j] = 0; every row of
 M is drawn uniformly in [-K, K] except one pivot entry per row, solved from the row's eigen-equation and redrawn
 until it is an integer in [-K, K]; column j stays uniform. A is told M is an integer matrix, all of v, that v is
-an eigenvector (lambda itself is not given: it follows from any row with v[r] != 0), and which entry is missing.
+an eigenvector (lambda itself is not given: it follows from any row with v[r] != 0) and every other entry of M, row
+by row, the withheld one absent from the list (only the slot-notice ablation says which entry is missing).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, missing_slot_note, stated_size
+from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note, stated_size
 from generators.errors import Inconsistent, NotUnique
 from generators.slots import (
     EntryFacts,
@@ -76,8 +77,10 @@ def matrix_statement(n: int) -> str:
     terms = " + ".join(f"M[r][{k}]·M[{k}][c]" for k in range(n))
     return (
         f"M is a {n}x{n} matrix with integer entries; M[r][c] is the entry in row r and column c, with rows and "
-        f"columns numbered {idx}. v = ({comps}) is an eigenvector of M: M·v = λ·v for a number λ (the "
-        "eigenvalue, not given). (M^2)[r][c] is the entry in row r and column c of M^2 = M·M, i.e. "
+        f"columns numbered {idx}, so its entries are "
+        f"{', '.join(f'M[{r}][{c}]' for r in range(n) for c in range(n))}. v = ({comps}) is an eigenvector of M: "
+        "M·v = λ·v for a number λ (the eigenvalue, an unknown number). (M^2)[r][c] is the entry in row r and "
+        "column c of M^2 = M·M, i.e. "
         f"(M^2)[r][c] = {terms}."
     )
 
@@ -235,6 +238,11 @@ class EigenvectorMissingEntry(Family):
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         return nearby_values(hint)
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The entries M[r][c] (row by row) that A's statement declares and A is given no value for."""
+        n = self._size(view_a)
+        return absent_slots(self, [entry_slot(r, c) for r in range(n) for c in range(n)], view_a)
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         i, t = z["target"]

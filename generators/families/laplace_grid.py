@@ -8,8 +8,9 @@ that appear in some equation, i.e. the four corners are excluded (a corner influ
 withholding one leaves nothing to ask for). The target is a uniform interior cell: by the discrete maximum
 principle every interior value depends (with a positive coefficient) on every non-corner boundary value.
 
-A is told the grid, the equations, every other boundary value, that all cell values are integers, and which
-boundary value is missing; B holds only that value.
+A is told the grid, the equations, that all cell values are integers, and every other boundary value, in order,
+the withheld one absent from the list (only the slot-notice ablation says which one is missing); B holds only that
+value.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from math import lcm
 from operator import mul
 from typing import Any
 
-from generators.base import Constraint, Family, Views, lin_text, missing_slot_note, stated_size
+from generators.base import Constraint, Family, Views, absent_slots, lin_text, missing_slot_note, stated_size
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import coordinate, det, rref
 from generators.linalg import solve_unique
@@ -293,6 +294,11 @@ class LaplaceGrid(Family):
         step = SCALE.get(target["grid_size"], 1)
         for k in (1, -1, 2, -2):
             yield {**hint, "value": hint["value"] + k * step}
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The boundary cells (in A's order) that A is given no value for."""
+        n = self._size(view_a)
+        return absent_slots(self, [var(i, j) for i, j in boundary(n)], view_a)
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         n = z["n"]

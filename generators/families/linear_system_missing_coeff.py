@@ -10,8 +10,9 @@ Degeneracy the paper misses: changing A[i][j] by delta moves x_k by -delta x_j (
 (A^-1)[k][i] = 0. Such draws are rejected. Otherwise every other integer value of A[i][j] that keeps the system
 non-singular gives another x_k, which is the validator's witness.
 
-A is told every other coefficient, all of b, that the coefficients are integers and the system has exactly one
-solution, and which coefficient is missing; B holds only that coefficient.
+A is told that the coefficients are integers and the system has exactly one solution, every other coefficient
+(row by row, the withheld one absent from the list) and all of b; only the slot-notice ablation says which
+coefficient is missing. B holds only that coefficient.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from functools import cache
 from typing import Any
 
 from generators import slots
-from generators.base import Constraint, Family, Reject, Views, missing_slot_note, stated_size
+from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note, stated_size
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import det, minor, solve_square
 
@@ -48,8 +49,10 @@ def system_statement(n: int) -> str:
     return (
         f"The unknowns {xs} satisfy a system of {n} linear equations, numbered 0 to {n - 1}: equation i reads "
         f"{eq} = b[i]. So A[i][j] is the coefficient of the unknown with index j in equation i, and b[i] is the "
-        "right-hand side of equation i. Every coefficient A[i][j] is an integer, and the system has exactly one "
-        "solution."
+        "right-hand side of equation i: the coefficients are "
+        f"{', '.join(f'A[{i}][{j}]' for i in range(n) for j in range(n))} and the right-hand sides "
+        f"{', '.join(f'b[{i}]' for i in range(n))}. Every coefficient A[i][j] is an integer, and the system has "
+        "exactly one solution."
     )
 
 
@@ -175,6 +178,12 @@ class LinearSystemMissingCoeff(Family):
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         return slots.nearby_values(hint)
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The coefficients A[i][j] (row by row), then b[0]..b[n-1], that A is given no value for."""
+        n = self._size(view_a)
+        declared = [coeff_slot(r, c) for r in range(n) for c in range(n)] + [f"b[{r}]" for r in range(n)]
+        return absent_slots(self, declared, view_a)
 
     def answer_from_latent(self, z: dict[str, Any]) -> Fraction:
         return solve_square(z["A"], z["b"])[z["target_index"]]  # elimination, not determinants

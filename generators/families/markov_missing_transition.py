@@ -7,8 +7,12 @@ The target state s is uniform; draws whose answer pi_s has a denominator above 2
 release; the paper states no threshold for this family), and so are draws where pi_s does not depend on the
 withheld entry.
 
-Deviation (the paper leaves A unable to tell which of the two missing entries B holds): A's view says that
-P(r->c) is held by the partner and that P(r->c') follows from the row sum. A is told every row sums to 1 and every
+Deviation (the paper leaves A unable to tell which of the two missing entries B holds): A is not told which
+entries are absent (only the slot-notice ablation says that P(r->c) is held by the partner and P(r->c') follows
+from the row sum); its candidates are the two entries of row r it has no value for, and either one, with the row
+sum, fixes the other. So B's fact names both: the hint carries ``row_partner`` = c', its text says that it also
+fixes P(r->c'), and a request for either entry is a request for it (docs/deviations/typeB-localization.md). A is
+told every row sums to 1 and every
 transition probability is strictly positive, so A's admissible set is P(r->c) = p in (0, s), s = 1 - (A's known
 entries of row r), P(r->c') = s - p. pi_s is a Moebius function of p (a rank-one change of P), hence either
 constant or injective on that interval: the validator's witness is another p in (0, s).
@@ -29,6 +33,7 @@ from generators.base import (
     Family,
     Reject,
     Views,
+    absent_slots,
     frac,
     frac_fields,
     frac_json,
@@ -149,7 +154,9 @@ def chain_statement(n: int) -> str:
     total = " + ".join(f"pi_{i}" for i in states)
     return (
         f"A Markov chain has states {', '.join(map(str, states))}. P(i->j) is the probability that the chain "
-        f"moves from state i to state j in one step. For every state i, {row_sum} = 1, and every transition "
+        f"moves from state i to state j in one step; the transition probabilities are "
+        f"{', '.join(slot_of(i, j) for i in states for j in states)}. For every state i, {row_sum} = 1, and every "
+        "transition "
         "probability P(i->j) is strictly positive. pi_i is the stationary probability of state i: the unique "
         f"distribution with pi_j = {balance} for every state j and {total} = 1."
     )
@@ -209,7 +216,7 @@ class MarkovMissingTransition(Family):
             for i, row in enumerate(z["parts"])
             for j, x in enumerate(row)
         ]
-        hint = entries[r * n + c]
+        hint = entries[r * n + c] = {**entries[r * n + c], "row_partner": derived}
         slot, derived_slot = slot_of(r, c), slot_of(r, derived)
         gap = missing_slot_note(slot, missing_statement(slot, derived_slot), derived_slot=derived_slot)
         a: list[Constraint] = [{"type": "domain", "statement": chain_statement(n), "n_states": n}]
@@ -298,6 +305,11 @@ class MarkovMissingTransition(Family):
         for share in ALTERNATIVE_SHARES:
             yield {**hint, **frac_fields(room * share)}
 
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The transition probabilities P(i->j) (row by row) that A is given no value for."""
+        n = self._size(view_a)
+        return absent_slots(self, [slot_of(i, j) for i in range(n) for j in range(n)], view_a)
+
     def answer_from_latent(self, z: dict[str, Any]) -> Fraction:
         return stationary_by_trees(z["parts"])[z["target_state"]]
 
@@ -305,7 +317,11 @@ class MarkovMissingTransition(Family):
     def render(self, c: Constraint) -> str:
         match c["type"]:
             case "transition":
-                return f"P({c['from_state']}->{c['to_state']}) = {frac(c)}"
+                text = f"P({c['from_state']}->{c['to_state']}) = {frac(c)}"
+                if "row_partner" in c:
+                    text += (f" (with row {c['from_state']} summing to 1, this also fixes "
+                             f"{slot_of(c['from_state'], c['row_partner'])})")
+                return text
             case "domain":
                 return c["statement"]
         raise ValueError(f"unknown constraint type {c['type']!r}")
@@ -315,6 +331,9 @@ class MarkovMissingTransition(Family):
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         i, j = parse_slot(slot)
+        partner = hint.get("row_partner") if hint.get("type") == "transition" else None
+        if partner is not None:  # B's fact also fixes the row's other absent entry
+            return [*self.slot_aliases(slot, {}), *self.slot_aliases(slot_of(i, partner), {})]
         return [
             f"the transition probability P({i}->{j})",
             f"P({i}->{j})",

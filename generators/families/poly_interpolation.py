@@ -10,8 +10,10 @@ Our decisions (see docs/deviations):
   the coefficients are integers; the coefficient range is *not* stated (it would let integrality pin p).
   The completions of A's view are p + k * prod_{i in A}(x - x_i) for integers k with the leading coefficient
   t + k != 0: infinitely many, and p(x*) moves with k because x* is not an interpolation point.
-* A is told the x-coordinate of the held-back point ("p(1) is not given; your partner knows it"), so A can
-  name the slot precisely: slot ``p(1)``. The atomic fact B holds is the value at that x.
+* A is told every evaluation point x (the domain statement lists them, machine field ``eval_points``) and the
+  values at all but one: the held-back x is the one listed without a value, so A can name the slot precisely
+  (slot ``p(1)``) without being told which it is (only the slot-notice ablation says so). The atomic fact B holds
+  is the value at that x.
 * Evaluation points: delta + 1 distinct integers from [-3, 3]; query point x* from [-4, 4] outside them.
 """
 
@@ -22,7 +24,7 @@ import re
 from math import gcd
 from typing import Any
 
-from generators.base import Constraint, Family, Views, by_type, missing_slot_note
+from generators.base import Constraint, Family, Views, absent_slots, by_type, missing_slot_note
 from generators.errors import Inconsistent, NotUnique
 
 POINT_RANGE = (-3, 3)
@@ -77,6 +79,14 @@ def interpolate(points: list[tuple[int, int]]) -> tuple[list[int], int]:
     return numer, lcm
 
 
+def poly_statement(delta: int, xs: list[int]) -> str:
+    return (
+        f"p is a polynomial in x of degree exactly {delta} (its x^{delta} coefficient is not zero) with integer "
+        f"coefficients. It has been evaluated at the {delta + 1} points x = {', '.join(str(x) for x in xs)}, "
+        f"giving the values {', '.join(f'p({x})' for x in xs)}."
+    )
+
+
 def vanishing_poly(xs: list[int]) -> list[int]:
     """Coefficients (constant first) of prod (x - x_i)."""
     coeffs = [1]
@@ -121,12 +131,7 @@ class PolyInterpolation(Family):
         hint = points[hidden]
         xh = hint["x"]
         slot = f"p({xh})"
-        xs_text = ", ".join(str(x) for x in z["xs"])
-        definition = {
-            "type": "domain",
-            "statement": f"p is a polynomial in x of degree exactly {delta} (its x^{delta} coefficient is not zero) "
-            f"with integer coefficients. It has been evaluated at the {delta + 1} points x = {xs_text}.",
-        }
+        definition = {"type": "domain", "statement": poly_statement(delta, z["xs"]), "eval_points": list(z["xs"])}
         missing = missing_slot_note(
             slot,
             f"The value {slot} (p at x = {xh}) is not given; your partner knows it. "
@@ -180,6 +185,16 @@ class PolyInterpolation(Family):
         step = horner(vanishing_poly(others), hint["x"])
         for k in (1, -1, 2, -2):
             yield {**hint, "y": hint["y"] + k * step}
+
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The values p(x) at the stated evaluation points (in their order) that A is given no value for."""
+        stated = [c for c in view_a if c["type"] == "domain" and "eval_points" in c]
+        if len(stated) != 1:
+            raise NotUnique("the evaluation points are not stated (once)")
+        xs = stated[0]["eval_points"]
+        if stated[0]["statement"] != poly_statement(len(xs) - 1, xs):
+            raise Inconsistent("the evaluation points' statement does not match its fields")
+        return absent_slots(self, [f"p({x})" for x in xs], view_a)
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         return horner(z["coeffs"], z["query_x"])

@@ -25,7 +25,17 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, frac, frac_json, missing_slot_note
+from generators.base import (
+    Constraint,
+    Family,
+    Reject,
+    Views,
+    absent_slots,
+    frac,
+    frac_json,
+    missing_slot_note,
+    stated_size,
+)
 from generators.errors import Inconsistent, NotUnique
 
 MAX_DENOMINATOR = 500
@@ -84,6 +94,19 @@ def scaled_variance(u: list[int], w_den: int, sigmas: list[int], r: dict[tuple[i
     return Fraction(r_den * diag + 2 * cross, w_den * w_den * r_den)
 
 
+
+def portfolio_statement(n: int) -> str:
+    assets = ", ".join(str(i) for i in range(n))
+    return (
+        f"A portfolio holds {n} assets, numbered {assets}. w_i is the fraction of the portfolio in asset i (the "
+        "weights sum to 1), sigma_i is the standard deviation of asset i's return, and rho(i,j) is the correlation "
+        "between the returns of assets i and j, with rho(i,i) = 1 and rho(j,i) = rho(i,j); the correlations between "
+        f"different assets are {', '.join(f'rho({i},{j})' for i in range(n) for j in range(i + 1, n))}. Every "
+        "correlation "
+        f"rho(i,j) with i != j lies strictly between -1 and 1, and the {n}x{n} correlation matrix is positive "
+        "semidefinite (a valid correlation matrix)."
+    )
+
 class PortfolioVarianceMissingCorr(Family):
     name = "portfolio_variance_missing_corr"
     prefix = "por"
@@ -125,15 +148,7 @@ class PortfolioVarianceMissingCorr(Family):
         corrs = [{"type": "corr", **c} for c in z["corrs"]]
         hint = next(c for c in corrs if (c["asset_i"], c["asset_j"]) == (a, b))
         slot = f"rho({a},{b})"
-        assets = ", ".join(str(i) for i in range(n))
-        definition = {
-            "type": "domain",
-            "statement": f"A portfolio holds {n} assets, numbered {assets}. w_i is the fraction of the portfolio in "
-            f"asset i (the weights sum to 1), sigma_i is the standard deviation of asset i's return, and rho(i,j) "
-            f"is the correlation between the returns of assets i and j, with rho(i,i) = 1 and rho(j,i) = rho(i,j). "
-            f"Every correlation rho(i,j) with i != j lies strictly between -1 and 1, and the {n}x{n} correlation "
-            f"matrix is positive semidefinite (a valid correlation matrix).",
-        }
+        definition = {"type": "domain", "statement": portfolio_statement(n), "n_assets": n}
         others = "" if n == 2 else " All the other correlations are listed."
         missing = missing_slot_note(
             slot,
@@ -154,6 +169,13 @@ class PortfolioVarianceMissingCorr(Family):
         )
 
     # ------------------------------------------------------------------ solving
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The weights, volatilities and correlations rho(i,j), i < j, of the stated assets that A has no value for."""
+        n = stated_size(view_a, "n_assets", portfolio_statement, "portfolio", minimum=2)
+        declared = [f"w_{i}" for i in range(n)] + [f"sigma_{i}" for i in range(n)]
+        declared += [f"rho({i},{j})" for i in range(n) for j in range(i + 1, n)]
+        return absent_slots(self, declared, view_a)
+
     @staticmethod
     def _collect(constraints: list[Constraint], n: int):
         """Weights, volatilities and correlations as exact (num, den) pairs; conflicts are Inconsistent."""

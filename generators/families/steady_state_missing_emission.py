@@ -8,8 +8,13 @@ A knows P and every other emission entry.
 As written this is degenerate: E's rows are distributions, so E[s*][o*] = 1 - (the rest of row s*) and A can
 solve alone (the authors' release is solvable without B in every instance). Smallest sound change (the same
 split the paper uses for markov_missing_transition): A is also not told one other entry E[s*][o'] of that row,
-o' != o* chosen uniformly; A is told that it follows from the row sum once E[s*][o*] is known. A then knows
-m - 2 entries of row s* (none at m = 2), B holds E[s*][o*], the target is still P(observe o*).
+o' != o* chosen uniformly. A then knows m - 2 entries of row s* (none at m = 2), B holds E[s*][o*], the target is
+still P(observe o*).
+
+A is not told which entries are absent (only the slot-notice ablation says so): its candidates are the two entries
+of row s* it has no value for, and either one, with the row sum, fixes the other. So B's fact names both (the hint
+carries ``row_partner`` = o', its text says that it also fixes E[s*][o'], and a request for either entry is a
+request for it; docs/deviations/typeB-localization.md).
 
 Rows are built from positive integer parts k ~ Unif[1, 4] normalised by their sum (the paper does not give the
 distribution; the release's example rows 3/5 2/5, 1/4 3/4, 4/7 3/7 fit this). All entries of P are positive, so
@@ -24,7 +29,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from generators.base import Constraint, Family, Views, frac, frac_json, missing_slot_note
+from generators.base import Constraint, Family, Views, absent_slots, frac, frac_json, missing_slot_note, stated_size
 from generators.errors import Inconsistent, NotUnique
 
 ROW_PARTS = (1, 4)
@@ -134,6 +139,21 @@ def stationary_by_tree_theorem(p: list[list[Pair]]) -> list[Fraction]:
     return [Fraction(w, total) for w in weights]
 
 
+
+def hmm_statement(n: int, m: int) -> str:
+    states = ", ".join(str(i) for i in range(n))
+    symbols = ", ".join(str(o) for o in range(m))
+    return (
+        f"A hidden Markov model has hidden states {states} and observation symbols {symbols}. P[i][j] is the "
+        "probability that the hidden chain moves from state i to state j in one step; E[s][o] is the probability of "
+        "observing symbol o when the chain is in state s; the transition probabilities are "
+        f"{', '.join(f'P[{i}][{j}]' for i in range(n) for j in range(n))} and the emission probabilities "
+        f"{', '.join(f'E[{s}][{o}]' for s in range(n) for o in range(m))}. Every row of P and every row of E is a "
+        "probability "
+        "distribution (entries between 0 and 1 that sum to 1). pi is the stationary distribution of P (pi P = pi, "
+        "with entries summing to 1)."
+    )
+
 class SteadyStateMissingEmission(Family):
     name = "steady_state_missing_emission"
     prefix = "ste"
@@ -165,19 +185,10 @@ class SteadyStateMissingEmission(Family):
             {"type": "transition", "from_state": i, "to_state": j, **z["P"][i][j]} for i in range(n) for j in range(n)
         ]
         emissions = [{"type": "emission", "state": s, "symbol": o, **z["E"][s][o]} for s in range(n) for o in range(m)]
-        hint = emissions[s_star * m + o_star]
         withheld = emissions[s_star * m + derived]
+        hint = emissions[s_star * m + o_star] = {**emissions[s_star * m + o_star], "row_partner": derived}
         slot = f"E[{s_star}][{o_star}]"
-        states = ", ".join(str(i) for i in range(n))
-        symbols = ", ".join(str(o) for o in range(m))
-        definition = {
-            "type": "domain",
-            "statement": f"A hidden Markov model has hidden states {states} and observation symbols {symbols}. "
-            f"P[i][j] is the probability that the hidden chain moves from state i to state j in one step; "
-            f"E[s][o] is the probability of observing symbol o when the chain is in state s. "
-            f"Every row of P and every row of E is a probability distribution (entries between 0 and 1 that "
-            f"sum to 1). pi is the stationary distribution of P (pi P = pi, with entries summing to 1).",
-        }
+        definition = {"type": "domain", "statement": hmm_statement(n, m), "n_states": n, "n_symbols": m}
         missing = missing_slot_note(
             slot,
             f"The emission probability {slot} (symbol {o_star} in state {s_star}) is not given; your "
@@ -278,6 +289,21 @@ class SteadyStateMissingEmission(Family):
             g = gcd(num, dd)
             yield {**hint, "num": num // g, "denom": dd // g}
 
+    def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
+        """The entries of P (row by row), then of E, that A's statement declares and A has no value for."""
+        m = self._symbols(view_a)
+        n = stated_size(view_a, "n_states", lambda k: hmm_statement(k, m), "model", minimum=1)
+        declared = [f"P[{i}][{j}]" for i in range(n) for j in range(n)]
+        declared += [f"E[{s}][{o}]" for s in range(n) for o in range(m)]
+        return absent_slots(self, declared, view_a)
+
+    @staticmethod
+    def _symbols(view_a: list[Constraint]) -> int:
+        found = [c for c in view_a if c["type"] == "domain" and "n_symbols" in c]
+        if not found:
+            raise NotUnique("the observation symbols are not described")
+        return found[0]["n_symbols"]
+
     def answer_from_latent(self, z: dict[str, Any]) -> Fraction:
         pi = stationary_by_tree_theorem([[(x["num"], x["denom"]) for x in row] for row in z["P"]])
         o = z["target_symbol"]
@@ -289,7 +315,11 @@ class SteadyStateMissingEmission(Family):
             case "transition":
                 return f"P[{c['from_state']}][{c['to_state']}] = {_text(c['num'], c['denom'])}"
             case "emission":
-                return f"E[{c['state']}][{c['symbol']}] = {_text(c['num'], c['denom'])}"
+                text = f"E[{c['state']}][{c['symbol']}] = {_text(c['num'], c['denom'])}"
+                if "row_partner" in c:
+                    text += (f" (with row {c['state']} of E summing to 1, this also fixes "
+                             f"E[{c['state']}][{c['row_partner']}])")
+                return text
             case "domain":
                 return c["statement"]
         raise ValueError(f"unknown constraint type {c['type']!r}")
@@ -307,6 +337,9 @@ class SteadyStateMissingEmission(Family):
         if m is None:
             return [slot]
         kind, i, j = m.groups()
+        partner = hint.get("row_partner") if hint.get("type") == "emission" else None
+        if kind == "E" and partner is not None:  # B's fact also fixes the row's other absent entry
+            return [*self.slot_aliases(slot, {}), *self.slot_aliases(f"E[{i}][{partner}]", {})]
         if kind == "E":
             return [
                 f"the emission probability E[{i}][{j}] of symbol {j} in state {i}",

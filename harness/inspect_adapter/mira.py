@@ -38,7 +38,7 @@ from harness.mira.types import DECLINE_MESSAGE, Responder, ResponderDecision, So
 from harness.prompts.mira import problem_text, render_examples, reply_text, solver_system_prompt
 from harness.registry import AgentSpec
 
-TOOL_PROMPT_VERSION = "mira-solver-tools/1"
+TOOL_PROMPT_VERSION = "mira-solver-tools/2"  # /2: built on mira-solver/3
 STORE_TRANSCRIPT = "mira_transcript"
 STORE_RUN = "mira_run"
 DEFAULT_CONFIG = "mira_zero_shot"

@@ -30,7 +30,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="MIRA-Math JSONL (python -m generators mira ...), an export folder (python -m builder "
                         "export) or a Hub dataset repo id ORG/NAME")
     p.add_argument("--config", help="with an export folder or repo id: the config (default mira_zero_shot; "
-                                    "mira_few_shot for four-shot)")
+                                    "mira_few_shot for four-shot; mira_zero_shot_notice / mira_few_shot_notice "
+                                    "for the slot-notice ablation)")
     p.add_argument("--revision", help="with a repo id: branch, release tag or commit (default main)")
     p.add_argument("--solver", default="oracle", help="solver spec: oracle, guess, copy (backends: openai:MODEL, ...)")
     p.add_argument("--responder", help="responder spec: rule (the default; backends: openai:MODEL, ...); "

@@ -26,7 +26,7 @@ from typing import Any
 
 from harness.mira.types import DECLINE_MESSAGE, Exchange, ResponderTurn, SolverTurn
 
-SOLVER_PROMPT_VERSION = "mira-solver/2"
+SOLVER_PROMPT_VERSION = "mira-solver/3"  # /3: views no longer name the gap (issue 24); the prompt says so
 RESPONDER_PROMPT_VERSION = "mira-responder/1"
 
 _SOLVER_SYSTEM = """\
@@ -46,7 +46,8 @@ missing?"), requests for the answer itself and requests for several things at on
 - Every request uses one unit of your request budget, and so does a reply that cannot be read as an \
 action. When the budget is used up, or when you are told to answer now, the next turn must be your final \
 answer; a request then ends the task without an answer.
-- Before asking, work out which quantity your facts leave undetermined, and ask for exactly that one.
+- Your facts do not say which piece is missing. Before asking, work out from them which quantity they \
+leave undetermined, and ask for exactly that one.
 - If your facts already determine the answer, you may answer without asking.
 - Answers are exact: integers, and fractions as a numerator and a positive denominator in lowest terms; \
 never decimals.

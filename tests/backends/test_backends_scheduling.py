@@ -49,7 +49,7 @@ def test_batched_run_equals_one_by_one_and_makes_few_engine_calls(fake_backend, 
     totals = backends["solver"]["engine_totals"]
     assert totals["calls"] == calls["engine_calls"] and totals["prompt_tokens"] > 0
     assert batched["usage"]["solver"]["prompt_tokens"] == backends["solver"]["prompt_tokens"]
-    assert batched["prompt_versions"]["solver"] == "mira-solver/2"
+    assert batched["prompt_versions"]["solver"] == "mira-solver/3"
     assert batched["prompt_versions"]["responder"] == "mira-responder/1"
     assert batched["decoding"]["solver"] == {"temperature": 0.0, "seed": 1234, "max_tokens": 1024, "top_p": 1.0}
     assert not pool._engines  # released when the run ended

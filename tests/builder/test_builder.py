@@ -186,3 +186,21 @@ def test_each_config_carries_its_benchmarks_generator_version(tmp_path):
         assert versions[name] == ELENCHOS_VERSION == get_spec(name).generator_version()
     assert make_builder("mira_zero_shot", cache_dir=str(tmp_path)).cache_dir.endswith(f"/{GENERATOR_VERSION}")
     assert make_builder("elenchos_ladder", cache_dir=str(tmp_path)).cache_dir.endswith(f"/{ELENCHOS_VERSION}")
+
+
+def test_slot_notice_configs_are_the_ablation_and_exported_only_when_named(tmp_path):
+    from builder.export import make_plan
+
+    _, ds = build(tmp_path, "mira_zero_shot_notice", n_b=1, difficulties=(2,))
+    slots = typed_slots(SMALL["n_a"], 1, (2,))
+    default = list(generate(slots, SMALL["seed"]))
+    notice = list(generate(slots, SMALL["seed"], slot_notice=True))
+    assert [dumps(row_to_record("mira_zero_shot_notice", r)) for r in ds] == [dumps(i) for i in notice]
+    assert {r["view_variant"] for r in ds} == {"slot_notice"} and {i["view_variant"] for i in default} == {"default"}
+    for a, b in zip(default, notice, strict=True):  # the same instance, the notice aside
+        assert a["global_solution"] == b["global_solution"] and a["verifier"] == b["verifier"]
+    plan = make_plan(code_commit="0" * 40, **SMALL)
+    assert "mira_zero_shot_notice" in plan.skipped and "mira_few_shot_notice" in plan.skipped
+    assert "mira_zero_shot" in plan.configs
+    named = make_plan(["mira_few_shot_notice"], code_commit="0" * 40, **SMALL)
+    assert list(named.configs) == ["mira_few_shot_notice"] and named.configs["mira_few_shot_notice"]["slot_notice"]

@@ -130,7 +130,8 @@ def test_validate_reports_unreadable_lines(tmp_path: Path, content: bytes, messa
 def test_validate_empty_file_fails(tmp_path: Path) -> None:
     proc = _validate(tmp_path, b"")
     assert_one_line_error(proc, 1, "input.jsonl: no instances (the file is empty)")
-    assert json.loads(proc.stdout) == {"file": str(tmp_path / "input.jsonl"), "instances": 0, "errors": 1}
+    assert json.loads(proc.stdout) == {"file": str(tmp_path / "input.jsonl"), "instances": 0, "errors": 1,
+                                      "candidates": {}}
 
 
 def test_validate_unknown_family(tmp_path: Path) -> None:

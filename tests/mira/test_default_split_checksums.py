@@ -14,7 +14,7 @@ from generators.jsonl import dumps
 from generators.split import generate, typed_slots
 
 CHECKSUMS = Path(__file__).resolve().parents[2] / "data" / "CHECKSUMS"
-PUBLISHED_VERSION = "1.1.0"
+PUBLISHED_VERSION = "2.0.0"
 
 
 def published() -> dict[str, str]:

@@ -9,7 +9,15 @@ import pytest
 
 from generators.checks import CheckFailed, check_views
 from generators.errors import Inconsistent, NotUnique
-from generators.families.discrete_tomography import FAMILY
+from generators.families.discrete_tomography import (
+    FAMILY,
+    GRIDS_BY_MARGINS,
+    MARGINS,
+    SIZE,
+    bit,
+    qualifying_hints,
+    settling_cells,
+)
 from generators.instances import build_instance, sample_valid
 from verifiers.validate import instance_problems
 
@@ -103,7 +111,12 @@ def test_always_effective_difficulty_one_with_named_cells() -> None:
         assert inst["difficulty"] == 1 and inst["requested_difficulty"] == 3 and inst["request_budget"] == 3
         hint = inst["minimal_hint_spec"]["atomic_hints"][0]
         a = inst["agent_views"][0]["private_data"]["constraints_machine"]
-        assert [c["missing_slot"] for c in a if "missing_slot" in c] == [hint["slot"]]
+        assert not [c for c in a if "missing_slot" in c]
+        candidates = FAMILY.candidates_for(a, inst["target"])
+        assert hint["slot"] in candidates and len(candidates) in (1, 3)
+        assert hint["constraint"]["settles"] == [c for c in candidates if c != hint["slot"]]
+        for cell in candidates:  # a request for any candidate names B's fact
+            assert FAMILY.slot_aliases(cell, {})[0] in hint["request_aliases"]
         seen_hints.add(hint["slot"])
         seen_targets.add((inst["target"]["row"], inst["target"]["col"]))
     assert len(seen_hints) >= 7 and len(seen_targets) >= 7
@@ -141,3 +154,22 @@ def test_family_specific_corruptions_are_rejected() -> None:
     inst = json.loads(json.dumps(base))  # the target moved onto the hint cell
     inst["target"].update(row=hint["constraint"]["row"], col=hint["constraint"]["col"])
     assert instance_problems(inst)
+
+
+def test_b_fact_settles_every_candidate_whatever_its_value() -> None:
+    """Over every (grid, target, hint) the generator can draw: 1 or 3 candidates, and either value of the hint
+    cell settles every candidate, so the hint's text ("this also settles ...") is true of the witness too."""
+    sizes = set()
+    for g in range(1 << (SIZE * SIZE)):
+        completions = GRIDS_BY_MARGINS[MARGINS[g]]
+        for target in [(i, j) for i in range(SIZE) for j in range(SIZE)]:
+            if len({bit(c, *target) for c in completions}) < 2:
+                continue
+            candidates = settling_cells(MARGINS[g], target)
+            for hint in qualifying_hints(g, target):
+                assert hint in candidates
+                sizes.add(len(candidates))
+                for value in (0, 1):
+                    left = [c for c in completions if bit(c, *hint) == value]
+                    assert all(len({bit(c, *cell) for c in left}) == 1 for cell in candidates)
+    assert sizes == {1, 3}

@@ -140,7 +140,7 @@ def test_candidate_slots_hold_the_hint_slot(name: str) -> None:
             inst = make(name, difficulty, index)
             a = inst["agent_views"][0]["private_data"]["constraints_machine"]
             slot = inst["minimal_hint_spec"]["atomic_hints"][0]["slot"]
-            candidates = family.candidate_slots(a)
+            candidates = family.candidates_for(a, inst["target"])
             assert slot in candidates, (name, difficulty, index, candidates)
             assert len(set(candidates)) == len(candidates)
             assert inst["verifier"]["candidate_slots"] == candidates

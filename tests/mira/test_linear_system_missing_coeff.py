@@ -141,7 +141,8 @@ def test_slot_names_and_aliases() -> None:
         hint = inst["minimal_hint_spec"]["atomic_hints"][0]
         slots.add(hint["slot"])
         a = inst["agent_views"][0]["private_data"]["constraints_machine"]
-        assert [c["missing_slot"] for c in a if c.get("missing_slot")] == [hint["slot"]]
+        assert not [c for c in a if c.get("missing_slot")]
+        assert FAMILY.candidate_slots(a) == [hint["slot"]]
         i, j = hint["constraint"]["row"], hint["constraint"]["col"]
         assert hint["request_aliases"][0] == f"the coefficient A[{i}][{j}]"
         assert f"the coefficient of x{j} in equation {i}" in hint["request_aliases"]

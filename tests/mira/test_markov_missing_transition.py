@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from generators.base import Reject
+from generators.base import Reject, without_notices
 from generators.checks import CheckFailed, check_views
 from generators.errors import Inconsistent, NotUnique
 from generators.families.markov_missing_transition import (
@@ -47,14 +47,17 @@ RELEASE = latent([[2, 3], [2, 3]], 0, 0, 1, 0)
 def test_release_instance_mar_001736() -> None:
     v = FAMILY.views(RELEASE)
     assert v.slot == "P(0->0)" and v.value == {"numerator": 2, "denominator": 5} and v.b == [v.hint]
-    assert v.hint == {"type": "transition", "from_state": 0, "to_state": 0, "num": 2, "denom": 5}
+    assert v.hint == {"type": "transition", "from_state": 0, "to_state": 0, "num": 2, "denom": 5, "row_partner": 1}
+    assert FAMILY.render(v.hint) == "P(0->0) = 2/5 (with row 0 summing to 1, this also fixes P(0->1))"
     assert FAMILY.solve([*v.a, v.hint], v.target) == Fraction(2, 5)
     assert FAMILY.answer_from_latent(RELEASE) == Fraction(2, 5)
     with pytest.raises(NotUnique):
         FAMILY.solve(v.a, v.target)
-    witness = check_views(FAMILY, v.a, v.b, v.hint, v.target, Fraction(2, 5))
+    a = without_notices(v.a)
+    witness = check_views(FAMILY, a, v.b, v.hint, v.target, Fraction(2, 5))
     assert witness.answer != Fraction(2, 5)
-    texts = [FAMILY.render(c) for c in v.a]
+    assert FAMILY.candidate_slots(a) == ["P(0->0)", "P(0->1)"]
+    texts = [FAMILY.render(c) for c in v.a]  # the slot-notice ablation's view
     assert ("The transition probability P(0->0) is not given here; your partner knows it. P(0->1) is not given "
             "either: it follows from row 0 summing to 1 once P(0->0) is known.") in texts
     assert "P(1->0) = 2/5" in texts and not any(t.startswith("P(0->") for t in texts)
@@ -173,19 +176,22 @@ def test_corrupted_row_that_does_not_sum_to_one_is_rejected() -> None:
     assert instance_problems(inst)
 
 
-def test_the_view_says_which_entry_b_holds_and_which_follows() -> None:
+def test_both_absent_entries_are_candidates_and_name_b_fact() -> None:
     slots = set()
     for index in range(10):
         inst = make(3, index)
         hint = inst["minimal_hint_spec"]["atomic_hints"][0]
         slots.add(hint["slot"])
         a = inst["agent_views"][0]["private_data"]["constraints_machine"]
-        notes = [c for c in a if c.get("missing_slot")]
-        assert [c["missing_slot"] for c in notes] == [hint["slot"]]
-        derived = notes[0]["derived_slot"]
-        assert derived != hint["slot"] and derived.startswith(f"P({hint['constraint']['from_state']}->")
+        assert not [c for c in a if c.get("missing_slot")]
+        r, partner = hint["constraint"]["from_state"], hint["constraint"]["row_partner"]
+        derived = f"P({r}->{partner})"
+        assert FAMILY.candidate_slots(a) == sorted([hint["slot"], derived])
+        assert derived in hint["text"] and derived in hint["request_aliases"]
         names = [FAMILY.slot_name(c) for c in a]
         assert hint["slot"] not in names and derived not in names
+        notice = FAMILY.views(inst["global_metadata"]["latent"]).a
+        assert [c["derived_slot"] for c in notice if c.get("missing_slot")] == [derived]
         assert hint["request_aliases"][0] == f"the transition probability {hint['slot']}"
         assert inst["answer_type"] == "rational"
     assert len(slots) >= 5

@@ -171,7 +171,8 @@ def test_slot_is_named_in_a_view() -> None:
     assert hint["slot"] == f"rho({i},{j})"
     assert hint["value"] == {"numerator": hint["constraint"]["num"], "denominator": hint["constraint"]["denom"]}
     texts = inst["agent_views"][0]["private_data"]["constraints_text"]
-    assert any(f"The correlation rho({i},{j}) between assets {i} and {j} is not given" in t for t in texts)
+    assert not any("not given" in t or "partner" in t for t in texts)
+    assert FAMILY.candidate_slots(inst["agent_views"][0]["private_data"]["constraints_machine"]) == [hint["slot"]]
     assert not any(t.startswith(f"rho({i},{j}) =") for t in texts)
     aliases = hint["request_aliases"]
     assert aliases[0].startswith(f"the correlation rho({i},{j})")

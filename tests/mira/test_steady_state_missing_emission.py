@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from generators.base import without_notices
 from generators.checks import CheckFailed, check_views
 from generators.errors import Inconsistent, NotUnique
 from generators.families.steady_state_missing_emission import (
@@ -71,9 +72,12 @@ def test_release_example_ste_002169() -> None:
     assert stationary(pairs(RELEASE_P)) == [F(5, 13), F(8, 13)]
     assert FAMILY.solve(full_constraints(z), target) == F(47, 91) == FAMILY.answer_from_latent(z)
     v = FAMILY.views(z)
-    assert v.slot == "E[0][1]" and FAMILY.render(v.hint) == "E[0][1] = 3/7"
-    assert FAMILY.solve([*v.a, v.hint], v.target) == F(47, 91)
-    witness = check_views(FAMILY, v.a, v.b, v.hint, v.target, F(47, 91))
+    assert v.slot == "E[0][1]"
+    assert FAMILY.render(v.hint) == "E[0][1] = 3/7 (with row 0 of E summing to 1, this also fixes E[0][0])"
+    a = without_notices(v.a)
+    assert FAMILY.solve([*a, v.hint], v.target) == F(47, 91)
+    assert FAMILY.candidate_slots(a) == ["E[0][0]", "E[0][1]"]
+    witness = check_views(FAMILY, a, v.b, v.hint, v.target, F(47, 91))
     e01 = F(witness.constraint["num"], witness.constraint["denom"])
     assert witness.answer == F(5, 13) * e01 + F(8, 13) * F(4, 7)
 
@@ -170,7 +174,11 @@ def test_slot_is_named_in_a_view() -> None:
     s, o = hint["constraint"]["state"], hint["constraint"]["symbol"]
     assert hint["slot"] == f"E[{s}][{o}]"
     texts = inst["agent_views"][0]["private_data"]["constraints_text"]
-    assert any(f"The emission probability E[{s}][{o}] (symbol {o} in state {s}) is not given" in t for t in texts)
+    assert not any("not given" in t or "partner" in t for t in texts)
+    partner = f"E[{s}][{hint['constraint']['row_partner']}]"
+    assert FAMILY.candidate_slots(inst["agent_views"][0]["private_data"]["constraints_machine"]) == sorted(
+        [hint["slot"], partner])
+    assert partner in hint["request_aliases"]
     aliases = hint["request_aliases"]
     assert aliases[0].startswith(f"the emission probability E[{s}][{o}]")
     assert {f"E[{s}][{o}]", f"e({s}, {o})", f"P(symbol {o} | state {s})"} <= set(aliases)
