@@ -36,7 +36,8 @@ Candidate = tuple[dict[str, Any], Facts, Facts]  # (example, its facts, the text
 def instance_facts(record: dict[str, Any]) -> Facts:
     """The texts of A's constraints in an instance record, slot notices left out."""
     data = record["agent_views"][0]["private_data"]
-    pairs = zip(data["constraints_machine"], data["constraints_text"], strict=True)
+    # unequal lengths are the validator's constraints_text problem, reported on their own
+    pairs = zip(data["constraints_machine"], data["constraints_text"], strict=False)
     return frozenset(text for machine, text in pairs if not is_slot_notice(machine))
 
 
