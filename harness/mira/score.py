@@ -3,7 +3,8 @@
 Per run directory: ``metrics.json`` (rewritten from the recomputation; a difference from the live one is
 reported), ``scores.json`` (all groupings and per-instance metrics), ``per_instance.csv``,
 ``by_family.csv``, ``by_group.csv``, ``report.md`` and figures. With several run directories, the
-comparison tables (and ZS vs 4S deltas) are printed and, with ``out``, written there too.
+comparison tables (ZS vs 4S deltas, and the localization cost of a default / slot-notice pair over the same
+instances) are printed and, with ``out``, written there too.
 """
 
 from __future__ import annotations
