@@ -35,7 +35,8 @@ def run(families: Sequence[str], jobs: int) -> tuple[float, int]:
     _, t_val = timed(validate_both)
     total = t_gen + t_few + t_val
     n = len(zero) + len(few)
-    print(f"  jobs={jobs}: generate ZS {t_gen:.2f}s, generate 4S {t_few:.2f}s, validate both {t_val:.2f}s "
+    print(f"  jobs={jobs}: generate ZS {t_gen:.2f}s, generate 4S {t_few:.2f}s (4S/ZS {t_few / t_gen:.2f}: the "
+          f"example pool), validate both {t_val:.2f}s "
           f"-> {n} instances in {total:.2f}s ({n / total:.0f} inst/s)")
     return total, n
 

@@ -112,9 +112,9 @@ def mira_count(params: Mapping[str, Any], split: str) -> int:
 def mira_records(params: Mapping[str, Any], split: str, start: int, stop: int) -> Iterator[dict]:
     from generators.split import generate
 
-    slots = _slots(params)[start:stop]
-    yield from generate(slots, params["seed"], few_shot=params["few_shot"], start_index=start,
-                        slot_notice=params.get("slot_notice", False))
+    split = _slots(params)
+    yield from generate(split[start:stop], params["seed"], few_shot=params["few_shot"], start_index=start,
+                        slot_notice=params.get("slot_notice", False), split_slots=split)
 
 
 register(

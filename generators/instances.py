@@ -159,33 +159,3 @@ def verifier_record(family: Family, witness: Witness, candidates: list[str] | No
         },
         "candidate_slots": candidates if candidates is not None else [],
     }
-
-
-def few_shot_examples(family: Family, dataset_seed: int, difficulties: tuple[int, ...] = (1, 2, 2, 3)) -> list[dict]:
-    """Four worked examples for a family, the same for all its instances.
-
-    Their seeds live in their own namespace ("mira-math-fewshot"), so they never coincide with a test
-    instance's seed; ``generate_split`` also checks that no example's view equals a test instance's.
-    """
-    examples = []
-    for k, requested in enumerate(difficulties):
-        seed = derive_seed("mira-math-fewshot", dataset_seed, family.name, k)
-        difficulty = family.effective_difficulty(requested)
-        z, views, answer, _, _ = sample_valid(family, seed, difficulty)
-        keys = list(family.keys_for(z))
-        examples.append(
-            {
-                "family": family.name,
-                "difficulty": difficulty,
-                "seed": seed,
-                "question": views.question,
-                "constraints": render_all(family, views.a),
-                "unknowns": list(views.unknowns),
-                "request": family.canonical_request(views.slot, views.hint),
-                "hint": family.render(views.hint),
-                "answer": encode_answer(family.answer_type, answer, keys),
-                "answer_type": family.answer_type,
-                "answer_keys": keys,
-            }
-        )
-    return examples

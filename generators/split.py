@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
+from collections import Counter, deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from generators.families import FAMILIES, get_family
-from generators.instances import build_instance, few_shot_examples
+from generators.fewshot import Facts, few_shot_examples, instance_facts
+from generators.instances import build_instance
 
 CHUNK = 64
 
@@ -57,27 +60,63 @@ def generate(
     start_index: int = 0,
     jobs: int = 1,
     slot_notice: bool = False,
+    split_slots: Sequence[Slot] | None = None,
 ) -> Iterator[dict]:
     """Instances for ``slots`` in order; ids are the family prefix plus the global position.
 
     ``jobs > 1`` builds instances in worker processes; the output is identical (each instance depends only
     on its own seed). ``slot_notice`` gives the ablation views (A is told which slot is missing); the
-    instances are otherwise the same as the default's.
+    instances are otherwise the same as the default's. ``few_shot`` attaches each family's worked examples,
+    which repeat the facts of none of the family's instances in the split (``generators.fewshot``);
+    ``split_slots`` is the whole split when ``slots`` is a part of it (a builder chunk), so that the part gets
+    the whole file's examples.
     """
     work = [(position, slot, seed, slot_notice) for position, slot in enumerate(slots, start=start_index)]
-    examples: dict[str, list[dict]] = {}
     if jobs > 1 and len(work) > CHUNK:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            yield from _attach(pool.imap(_build, work, chunksize=CHUNK), few_shot, seed, examples)
+            instances = pool.imap(_build, work, chunksize=CHUNK)
+            yield from _attach(instances, few_shot, seed, slots, split_slots, slot_notice)
     else:
-        yield from _attach(map(_build, work), few_shot, seed, examples)
+        yield from _attach(map(_build, work), few_shot, seed, slots, split_slots, slot_notice)
 
 
-def _attach(instances: Iterator[dict], few_shot: bool, seed: int, examples: dict[str, list[dict]]) -> Iterator[dict]:
+def _attach(
+    instances: Iterator[dict], few_shot: bool, seed: int, slots: Sequence[Slot], split_slots: Sequence[Slot] | None,
+    slot_notice: bool,
+) -> Iterator[dict]:
+    """The instances in order, each with its family's examples once all that family's instances are built.
+
+    An instance waits until the last instance of its family is built (the split lists a family's slots
+    together, so at most one family's instances wait at a time).
+    """
+    if not few_shot:
+        yield from instances
+        return
+    left = Counter(slot.family for slot in slots)
+    facts: dict[str, list[Facts]] = {name: _facts_outside(name, slots, split_slots, seed) for name in left}
+    examples: dict[str, list[dict]] = {}
+    waiting: deque[dict] = deque()
     for instance in instances:
-        if few_shot:
-            name = instance["family"]
-            if name not in examples:
-                examples[name] = few_shot_examples(get_family(name), seed)
-            instance["few_shot_examples"] = examples[name]
-        yield instance
+        name = instance["family"]
+        facts[name].append(instance_facts(instance))
+        left[name] -= 1
+        if left[name] == 0:
+            examples[name] = few_shot_examples(get_family(name), seed, facts.pop(name), slot_notice)
+        waiting.append(instance)
+        while waiting and waiting[0]["family"] in examples:
+            ready = waiting.popleft()
+            ready["few_shot_examples"] = examples[ready["family"]]
+            yield ready
+
+
+def _facts_outside(family: str, slots: Sequence[Slot], split_slots: Sequence[Slot] | None, seed: int) -> list[Facts]:
+    """The facts of the family's instances in ``split_slots`` that ``slots`` does not build."""
+    if split_slots is None:
+        return []
+    inside = set(slots)
+    return [_slot_facts(slot, seed) for slot in split_slots if slot.family == family and slot not in inside]
+
+
+@functools.cache
+def _slot_facts(slot: Slot, seed: int) -> Facts:
+    return instance_facts(_build((0, slot, seed, False)))  # facts leave notices out: either variant gives them

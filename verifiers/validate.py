@@ -21,6 +21,7 @@ from generators.base import Family, is_slot_notice, without_notices
 from generators.checks import CheckFailed, check_localizability, check_views
 from generators.errors import Inconsistent, NotUnique
 from generators.families import FAMILIES
+from generators.fewshot import repeating_examples
 from schemas import schema_errors
 from verifiers.jsonl import RecordError, read_jsonl
 
@@ -80,7 +81,7 @@ def _instance_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
         answer = decode_answer(inst["answer_type"], inst["global_solution"], inst["answer_keys"])
     except (ValueError, KeyError) as exc:
         return [("global_solution", f"does not match answer_type {inst['answer_type']!r}: {exc}")]
-    problems += _static_problems(family, inst)
+    problems += _static_problems(family, inst) + few_shot_problems(inst)
     if problems:
         return problems
     view_a, view_b = (v["private_data"]["constraints_machine"] for v in inst["agent_views"])
@@ -137,6 +138,12 @@ def _static_problems(family: Family, inst: dict[str, Any]) -> list[tuple[str, st
     if hint["kind"] != hint["constraint"]["type"] or hint["text"] != family.render(hint["constraint"]):
         problems.append(("minimal_hint_spec.atomic_hints[0]", "kind/text do not match the hint constraint"))
     return problems
+
+
+def few_shot_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
+    """A worked example that shows every fact of its own instance (``generators.fewshot``) gives the problem away."""
+    return [(f"few_shot_examples[{k}]", f"worked example {k} repeats this instance's facts (it shows every one of "
+             "A's constraints), so the instance is shown its own problem") for k in repeating_examples(inst)]
 
 
 def _notice_problems(inst: dict[str, Any], slot: str) -> list[tuple[str, str]]:

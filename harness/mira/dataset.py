@@ -39,6 +39,10 @@ class Dataset:
     def generator_versions(self) -> list[str]:
         return sorted({str(inst.get("generator_version", "unknown")) for inst in self.instances})
 
+    def view_variants(self) -> list[str]:
+        """The view variants of the instances (``default``, ``slot_notice``); empty for records made before them."""
+        return sorted({inst["view_variant"] for inst in self.instances if isinstance(inst.get("view_variant"), str)})
+
     def dataset_seeds(self) -> list[int]:
         """The split seeds recorded in the instances (one for a generated split)."""
         return sorted({inst["dataset_seed"] for inst in self.instances if isinstance(inst.get("dataset_seed"), int)})

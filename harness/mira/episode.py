@@ -286,6 +286,8 @@ class MiraEpisode:
             "end_reason": self.end_reason,
             "live_metrics": self.live_metrics(),
         }
+        if inst.get("view_variant") is not None:  # absent from records made before the variants existed
+            record["view_variant"] = inst["view_variant"]
         if self.usage:
             record["usage"] = self.usage
         return record

@@ -37,6 +37,8 @@ class ScoredRun:
     config: dict[str, Any]
     label: str
     summary: dict[str, Any]  # overall + groupings
+    view_variant: str | None = None  # of the transcripts: "default", "slot_notice", "mixed"; None if unrecorded
+    instance_ids: frozenset[str] = frozenset()
 
     @property
     def regime(self) -> str:
@@ -96,6 +98,7 @@ def comparison_tables(runs: list[ScoredRun], family_deltas: bool = True) -> list
     ]
     for zs, fs in regime_pairs(runs):
         tables.extend(delta_tables(zs, fs)[: 2 if family_deltas else 1])
+    tables.extend(localization_table(default, notice) for default, notice in view_pairs(runs))
     return tables
 
 
@@ -159,6 +162,72 @@ def deltas(zs: ScoredRun, fs: ScoredRun) -> dict[str, Any]:
             for f, m in fs.summary["by_family"].items()
         },
     }
+
+
+# ------------------------------------------------------------------------------ localization cost
+LOCALIZATION_METRICS = ("accuracy", "first_request_success")
+
+
+def view_pairs(runs: list[ScoredRun]) -> list[tuple[ScoredRun, ScoredRun]]:
+    """(default, slot_notice) pairs of runs over the same instances, with the same agents, protocol and regime.
+
+    With exactly two runs, one per view variant over the same instances, they are paired even if their agents
+    differ.
+    """
+    defaults = [r for r in runs if r.view_variant == "default"]
+    notices = [r for r in runs if r.view_variant == "slot_notice"]
+    pairs = []
+    for default in defaults:
+        match = [n for n in notices if n.instance_ids == default.instance_ids
+                 and (n.pair_key, n.regime) == (default.pair_key, default.regime)]
+        if len(match) == 1:
+            pairs.append((default, match[0]))
+    if (not pairs and len(runs) == 2 and len(defaults) == len(notices) == 1
+            and defaults[0].instance_ids == notices[0].instance_ids):
+        pairs.append((defaults[0], notices[0]))
+    return pairs
+
+
+def localization_cost(default: ScoredRun, notice: ScoredRun) -> dict[str, Any]:
+    """Accuracy and first-request success with the slot notice minus without: overall, per type, per family."""
+    groups = _localization_groups(default, notice)
+    return {
+        "default": str(default.path),
+        "slot_notice": str(notice.path),
+        "groups": {name: {"n": d.get("n"),
+                          **{m: {"default": d.get(m), "slot_notice": n.get(m), "cost": _delta(d.get(m), n.get(m))}
+                             for m in LOCALIZATION_METRICS}}
+                   for name, (d, n) in groups.items()},
+    }
+
+
+def _localization_groups(default: ScoredRun, notice: ScoredRun) -> dict[str, tuple[dict, dict]]:
+    a, b = default.summary, notice.summary
+    groups = {"all": (a["overall"], b["overall"])}
+    for kind in ("A", "B"):
+        if kind in a["by_type"] or kind in b["by_type"]:
+            groups[f"Type {kind}"] = (a["by_type"].get(kind, {}), b["by_type"].get(kind, {}))
+    for family in dict.fromkeys([*a["by_family"], *b["by_family"]]):
+        groups[family] = (a["by_family"].get(family, {}), b["by_family"].get(family, {}))
+    return groups
+
+
+def localization_table(default: ScoredRun, notice: ScoredRun) -> Table:
+    """The localization cost as a table: what being told where the gap is adds to each metric."""
+    types = {**notice.summary.get("family_types", {}), **default.summary.get("family_types", {})}
+    rows = []
+    for name, data in localization_cost(default, notice)["groups"].items():
+        acc, first = data["accuracy"], data["first_request_success"]
+        rows.append({"group": name, "type": types.get(name, ""), "n": data["n"],
+                     "acc_default": acc["default"], "acc_notice": acc["slot_notice"], "acc_cost": acc["cost"],
+                     "frs_default": first["default"], "frs_notice": first["slot_notice"], "frs_cost": first["cost"]})
+    columns = [Column("Group", "group", "s"), Column("Type", "type", "s"), Column("n", "n", "d"),
+               Column("Acc default", "acc_default"), Column("Acc notice", "acc_notice"),
+               Column("Acc cost", "acc_cost", "+.3f"), Column("1st-Req default", "frs_default"),
+               Column("1st-Req notice", "frs_notice"),
+               Column("1st-Req cost", "frs_cost", "+.3f")]
+    title = f"Localization cost: {default.agents} {default.regime} (cost = with the slot notice - without)"
+    return Table(title, columns, rows)
 
 
 def _delta(x: float | None, y: float | None) -> float | None:

@@ -220,11 +220,12 @@ def start_info(
                 "start_time": now_iso(), "sessions": []}
     info.update(
         status="running",
-        label=cfg.label or default_label(config),
+        label=cfg.label or default_label(config, dataset.view_variants()),
         harness_version=HARNESS_VERSION,
         protocol_version=PROTOCOL_VERSION,
         dataset={"path": dataset.path, "sha256": dataset.sha256, "instances": len(dataset.instances),
                  "generator_versions": dataset.generator_versions(), "has_few_shot": dataset.has_few_shot,
+                 "view_variants": dataset.view_variants(),
                  **({"source": dataset.source} if dataset.source else {})},
         generator_version=",".join(dataset.generator_versions()),
         seed_set={"dataset_seed": _single(dataset.dataset_seeds()) if cfg.dataset_seed is None else cfg.dataset_seed,
@@ -252,10 +253,12 @@ def backend_stats(solver: Solver, responder: Responder | None) -> dict[str, Any]
     return out
 
 
-def default_label(config: dict[str, Any]) -> str:
+def default_label(config: dict[str, Any], view_variants: list[str] | None = None) -> str:
     regime = {"zero_shot": "ZS", "four_shot": "4S"}.get(config["regime"], config["regime"])
     who = config["solver"] if config["condition"] == "oracle_hint" else f"{config['solver']}/{config['responder']}"
     suffix = ", oracle-hint" if config["condition"] == "oracle_hint" else ""
+    if view_variants == ["slot_notice"]:
+        suffix += ", slot notice"
     return f"{who} {regime}{suffix}"
 
 

@@ -3,7 +3,8 @@
 Per run directory: ``metrics.json`` (rewritten from the recomputation; a difference from the live one is
 reported), ``scores.json`` (all groupings and per-instance metrics), ``per_instance.csv``,
 ``by_family.csv``, ``by_group.csv``, ``report.md`` and figures. With several run directories, the
-comparison tables (and ZS vs 4S deltas) are printed and, with ``out``, written there too.
+comparison tables (ZS vs 4S deltas, and the localization cost of a default / slot-notice pair over the same
+instances) are printed and, with ``out``, written there too.
 """
 
 from __future__ import annotations
@@ -21,14 +22,17 @@ from harness.mira.report import (
     comparison_figures,
     comparison_tables,
     deltas,
+    localization_cost,
     regime_pairs,
     run_figures,
     run_tables,
+    view_pairs,
 )
 from harness.report import Table
 from harness.rundir import RunDir, read_transcripts, write_json_atomic
 
-PER_INSTANCE_FIELDS = ("instance_id", "family", "type", "difficulty", "regime", "condition", "end_reason")
+PER_INSTANCE_FIELDS = ("instance_id", "family", "type", "difficulty", "regime", "condition", "view_variant",
+                       "end_reason")
 
 
 def load_records(run_dir: RunDir) -> list[dict[str, Any]]:
@@ -57,12 +61,21 @@ def score_run(path: str | Path, figures: bool = True, write: bool = True) -> Sco
     label = info.get("label") or run_dir.path.name
     summary = summarize(records, rows)
     metrics = {"benchmark": "mira", "label": info.get("label"), **summary}
-    run = ScoredRun(run_dir.path, info.get("config") or _config_from(records[0]), label, summary)
+    run = ScoredRun(run_dir.path, info.get("config") or _config_from(records[0]), label, summary,
+                    view_variant=view_variant_of(records), instance_ids=frozenset(r["instance_id"] for r in records))
     _report_consistency(run_dir, records, rows, metrics, info)
     if write:
         write_json_atomic(run_dir.metrics_json, metrics)
         write_run_outputs(run, records, rows, figures)
     return run
+
+
+def view_variant_of(records: list[dict[str, Any]]) -> str | None:
+    """The view variant the transcript lines record: one name, "mixed", or None when none is recorded."""
+    variants = {r.get("view_variant") for r in records}
+    if len(variants) > 1:
+        return "mixed"
+    return variants.pop()
 
 
 def _config_from(record: dict[str, Any]) -> dict[str, Any]:
@@ -128,6 +141,7 @@ def write_comparison(runs: list[ScoredRun], tables: list[Table], out: Path, figu
         "runs": [{"path": str(r.path), "label": r.label, "config": r.config, "overall": r.summary["overall"]}
                  for r in runs],
         "zs_vs_4s": [deltas(zs, fs) for zs, fs in regime_pairs(runs)],
+        "localization_cost": [localization_cost(default, notice) for default, notice in view_pairs(runs)],
     }
     write_json_atomic(out / "comparison.json", data)
     if figures:

@@ -203,7 +203,7 @@ def test_cli_reports_bad_input_without_traceback(bad_dataset: Path, tmp_path: Pa
 
 
 def test_unknown_agent_and_missing_file_are_clear(split_files: dict[str, Path], tmp_path: Path) -> None:
-    with pytest.raises(HarnessError, match=r"unknown mira\.solver agent 'nosuch'.*known: guess, (.*, )?oracle"):
+    with pytest.raises(HarnessError, match=r"unknown mira\.solver agent 'nosuch'.*known: (.*, )?guess, (.*, )?oracle"):
         run(split_files["zero_shot"], tmp_path / "a", solver="nosuch:model")
     with pytest.raises(HarnessError, match="cannot read dataset"):
         run(tmp_path / "missing.jsonl", tmp_path / "b")

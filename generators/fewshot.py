@@ -1,0 +1,144 @@
+"""The four worked examples of the four-shot regime, drawn from a pool that repeats no instance's facts.
+
+**What "the same facts" means.** An instance's *facts* are the texts of A's constraints with slot notices left
+out (``is_slot_notice``: they say where the gap is, not what A knows). A worked example *shows* the texts of its
+constraints and of its hint. The example **repeats an instance's facts** when it shows every one of them: the
+instance's problem then stands worked out before "Your problem", either exactly (same facts, often the same hint
+and answer) or with another gap whose hint is one of the instance's facts. Texts, not machine fields, are
+compared, because the text is what a model reads; a family renders each machine constraint one way, so equal
+texts are equal facts. The validator applies the same test to a record (``repeating_examples``).
+
+**The pool.** Each family's examples are the same for all its instances. Example ``k`` (at the requested
+difficulty ``difficulties[k]``) is the first candidate, in a fixed seed order, that repeats the facts of no
+instance of the family in the split and has facts different from the examples already chosen; candidate 0 is
+the example every earlier release drew (seed namespace ``mira-math-fewshot``), so a family whose examples
+repeated nothing keeps them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from generators.answers import encode_answer
+from generators.base import Family, is_slot_notice, without_notices
+from generators.instances import derive_seed, render_all, sample_valid
+
+DIFFICULTIES = (1, 2, 2, 3)
+MAX_CANDIDATES = 64  # per difficulty; a family whose split covers its whole space fails loudly, never loops
+STALE_AFTER = 16  # draws in a row without a view not drawn before: the difficulty's views are all known
+
+Facts = frozenset[str]
+Candidate = tuple[dict[str, Any], Facts, Facts]  # (example, its facts, the texts it shows)
+
+
+def instance_facts(record: dict[str, Any]) -> Facts:
+    """The texts of A's constraints in an instance record, slot notices left out."""
+    data = record["agent_views"][0]["private_data"]
+    # unequal lengths are the validator's constraints_text problem, reported on their own
+    pairs = zip(data["constraints_machine"], data["constraints_text"], strict=False)
+    return frozenset(text for machine, text in pairs if not is_slot_notice(machine))
+
+
+def shown_facts(example: dict[str, Any]) -> Facts:
+    """Every constraint text a worked example shows (its hint included)."""
+    return frozenset([*example["constraints"], example["hint"]])
+
+
+def repeats(facts: Facts, shown: Facts) -> bool:
+    """Whether an example that shows ``shown`` repeats an instance whose facts are ``facts``."""
+    return bool(facts) and facts <= shown
+
+
+def repeating_examples(record: dict[str, Any]) -> list[int]:
+    """Indices of the record's worked examples that repeat its own facts (empty for a sound record)."""
+    examples = record.get("few_shot_examples") or []
+    if not examples:
+        return []
+    facts = instance_facts(record)
+    return [k for k, example in enumerate(examples) if repeats(facts, shown_facts(example))]
+
+
+def few_shot_examples(
+    family: Family,
+    dataset_seed: int,
+    split_facts: Iterable[Facts] = (),
+    slot_notice: bool = False,
+    difficulties: Sequence[int] = DIFFICULTIES,
+) -> list[dict[str, Any]]:
+    """The family's worked examples, none of which repeats any of ``split_facts`` (its instances' facts).
+
+    ``slot_notice`` (the ablation) shows A's slot notices in the examples as in the instances; by default the
+    examples show the notice-free view, like the instances.
+    """
+    pool = _Pool(family, dataset_seed, list(split_facts), slot_notice)
+    return [pool.take(k, requested) for k, requested in enumerate(difficulties)]
+
+
+class _Pool:
+    """Candidates in a fixed order, each drawn once: example ``k``'s own seed first (the seed of every earlier
+    release), then one shared stream per difficulty, the requested one first (``fallback_order``).
+
+    A stream ends after ``MAX_CANDIDATES`` draws, or earlier once ``STALE_AFTER`` draws in a row brought no view
+    it had not drawn before (the difficulty's views are then all known, and the split holds the rest).
+    """
+
+    def __init__(self, family: Family, dataset_seed: int, avoid: list[Facts], slot_notice: bool):
+        self.family, self.dataset_seed, self.avoid, self.slot_notice = family, dataset_seed, avoid, slot_notice
+        self.chosen: list[Facts] = []
+        self.streams: dict[int, list[Candidate]] = {}
+
+    def take(self, k: int, requested: int) -> dict[str, Any]:
+        first = derive_seed("mira-math-fewshot", self.dataset_seed, self.family.name, k)
+        streams = (c for d in fallback_order(requested) for c in self.stream(d))
+        for candidate in itertools.chain([_candidate(self.family, first, requested, self.slot_notice)], streams):
+            example, facts, shown = candidate
+            if facts not in self.chosen and not any(repeats(other, shown) for other in self.avoid):
+                self.chosen.append(facts)
+                return example
+        raise RuntimeError(f"{self.family.name}: no worked example {k} repeats none of the split's instances "
+                           "(the split covers the family's instance space)")
+
+    def stream(self, difficulty: int) -> Iterator[Candidate]:
+        drawn = self.streams.setdefault(difficulty, [])
+        seen: set[Facts] = set()
+        stale = 0
+        for i in range(MAX_CANDIDATES):
+            if stale >= STALE_AFTER:
+                return
+            if i == len(drawn):
+                seed = derive_seed("mira-math-fewshot-pool", self.dataset_seed, self.family.name, difficulty, i)
+                drawn.append(_candidate(self.family, seed, difficulty, self.slot_notice))
+            stale = stale + 1 if drawn[i][1] in seen else 0
+            seen.add(drawn[i][1])
+            yield drawn[i]
+
+
+def fallback_order(requested: int) -> list[int]:
+    """The requested difficulty first, then the harder ones, then the easier ones (for a split that uses up
+    every instance of a small difficulty, e.g. graph_path_sums at d1)."""
+    return [requested, *(d for d in (1, 2, 3) if d > requested), *(d for d in (3, 2, 1) if d < requested)]
+
+
+def _candidate(family: Family, seed: int, requested: int, slot_notice: bool) -> Candidate:
+    difficulty = family.effective_difficulty(requested)
+    z, views, answer, _, _ = sample_valid(family, seed, difficulty)
+    keys = list(family.keys_for(z))
+    shown_view = views.a if slot_notice else without_notices(views.a)
+    example = {
+        "family": family.name,
+        "difficulty": difficulty,
+        "seed": seed,
+        "question": views.question,
+        "constraints": render_all(family, shown_view),
+        "unknowns": list(views.unknowns),
+        "request": family.canonical_request(views.slot, views.hint),
+        "hint": family.render(views.hint),
+        "answer": encode_answer(family.answer_type, answer, keys),
+        "answer_type": family.answer_type,
+        "answer_keys": keys,
+    }
+    facts = frozenset(render_all(family, without_notices(views.a)))
+    return example, facts, shown_facts(example)
+
