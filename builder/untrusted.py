@@ -39,6 +39,7 @@ MAX_ROWS = MAX_INSTANCES  # rows of one config: what export makes and what a ful
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$")  # a config or split name: never a path
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
+COUNT_KEY = re.compile(r"^([A-Za-z]/)?[A-Za-z0-9_]{1,100}/d[0-9]{1,3}$")  # a split's ``counts`` key
 
 
 class ExportError(ValueError):
@@ -149,10 +150,11 @@ def validate_manifest(manifest: Any, where: str = MANIFEST) -> dict[str, Any]:
     for key in ("generator_versions", "skipped"):
         if key in manifest:
             _str_map(manifest[key], where, key)
-    if "writer" in manifest:
-        _want(manifest["writer"], dict, where, "writer")
-        for key, value in manifest["writer"].items():
-            _want(value, (str, int), where, f"writer.{key}")
+    _want(manifest.get("writer"), dict, where, "writer")
+    for key, value in manifest["writer"].items():
+        _want(value, (str, int), where, f"writer.{key}")
+    for key in ("pyarrow", "datasets"):  # the card names them
+        _want(manifest["writer"].get(key), str, where, f"writer.{key}")
     release = manifest.get("release")
     if release is not None:
         _want(release, dict, where, "release")
@@ -187,14 +189,15 @@ def _validate_config(name: str, config: Any, where: str) -> None:
 def _validate_split(s: Any, where: str, field: str) -> None:
     _want(s, dict, where, field)
     for key in ("num_examples", "num_bytes"):
-        if key in s:
-            _count(s[key], where, f"{field}.{key}", MAX_ROWS if key == "num_examples" else None)
+        _count(s.get(key), where, f"{field}.{key}", MAX_ROWS if key == "num_examples" else None)
     for key in ("rows_sha256", "jsonl_sha256"):
-        if s.get(key) is not None and not (isinstance(s[key], str) and HEX64.match(s[key])):
+        if not (isinstance(s.get(key), str) and HEX64.match(s[key])):
             raise ExportError(f"{where}: {field}.{key}: must be a sha256 (64 hex digits)")
     if "counts" in s:
         _want(s["counts"], dict, where, f"{field}.counts")
         for key, value in s["counts"].items():
+            if not COUNT_KEY.match(key):
+                raise ExportError(f"{where}: {field}.counts: {key[:100]!r} is not 'family/dN' or 'type/family/dN'")
             _count(value, where, f"{field}.counts.{key}")
     files = s.get("files")
     _want(files, list, where, f"{field}.files")
@@ -205,8 +208,7 @@ def _validate_split(s: Any, where: str, field: str) -> None:
         _want(f, dict, where, at)
         _want(f.get("path"), str, where, f"{at}.path")
         _count(f.get("rows"), where, f"{at}.rows", MAX_ROWS)
-        if f.get("bytes") is not None:
-            _count(f["bytes"], where, f"{at}.bytes")
+        _count(f.get("bytes"), where, f"{at}.bytes")
         if f.get("sha256") is not None and not (isinstance(f["sha256"], str) and HEX64.match(f["sha256"])):
             raise ExportError(f"{where}: {at}.sha256: must be a sha256 (64 hex digits)")
 

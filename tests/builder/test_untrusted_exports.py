@@ -83,10 +83,13 @@ def test_a_second_export_to_the_same_folder_is_refused_naming_the_holder(tmp_pat
 
 SLOW_EXPORT = """
 import sys, time
+from pathlib import Path
 import builder.export as export
 locked = export._export_locked
-def slow(*args):  # hold the lock a while, as a large export would
-    time.sleep(float(sys.argv[1]))
+def slow(*args):  # hold the lock until the test says go (at most 120 s), as a large export would
+    deadline = time.monotonic() + 120
+    while not Path(sys.argv[1]).exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
     return locked(*args)
 export._export_locked = slow
 from builder.__main__ import main
@@ -99,7 +102,8 @@ def test_two_concurrent_exports_one_proceeds(tmp_path):
     out = tmp_path / "X"
     args = ["export", "--out", str(out), "--configs", "mira_zero_shot", "--n-a", "1", "--n-b", "1",
             "--difficulties", "1", "--code-commit", "0" * 40]
-    first = subprocess.Popen([sys.executable, "-c", SLOW_EXPORT, "8", *args], cwd=ROOT, stdout=subprocess.PIPE,
+    go = tmp_path / "go"
+    first = subprocess.Popen([sys.executable, "-c", SLOW_EXPORT, str(go), *args], cwd=ROOT, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     lock = tmp_path / ".X.lock"
     deadline = time.monotonic() + 60
@@ -107,6 +111,7 @@ def test_two_concurrent_exports_one_proceeds(tmp_path):
         time.sleep(0.05)
     second = subprocess.run([sys.executable, "-m", "builder", *args], cwd=ROOT, capture_output=True, text=True,
                             timeout=120)
+    go.touch()
     first_out, first_err = first.communicate(timeout=300)
     assert first.returncode == 0, first_err
     assert second.returncode == 2 and f"process {first.pid}" in second.stderr, second.stderr
