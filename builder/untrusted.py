@@ -122,8 +122,9 @@ def data_files(folder: Path) -> list[str]:
 
 def refuse_scripts(folder: Path) -> None:
     """A ``*.py`` at the top of the folder would be a ``datasets`` loading script: an export holds data only."""
-    for entry in sorted(folder.glob("*.py")):
-        raise ExportError(f"{entry.name}: a loading script in the export folder (export folders hold data only; "
+    scripts = sorted(entry.name for entry in folder.glob("*.py"))
+    if scripts:
+        raise ExportError(f"{scripts[0]}: a loading script in the export folder (export folders hold data only; "
                           "remove it)")
 
 
@@ -150,11 +151,6 @@ def validate_manifest(manifest: Any, where: str = MANIFEST) -> dict[str, Any]:
     for key in ("generator_versions", "skipped"):
         if key in manifest:
             _str_map(manifest[key], where, key)
-    _want(manifest.get("writer"), dict, where, "writer")
-    for key, value in manifest["writer"].items():
-        _want(value, (str, int), where, f"writer.{key}")
-    for key in ("pyarrow", "datasets"):  # the card names them
-        _want(manifest["writer"].get(key), str, where, f"writer.{key}")
     release = manifest.get("release")
     if release is not None:
         _want(release, dict, where, "release")
@@ -168,6 +164,11 @@ def validate_manifest(manifest: Any, where: str = MANIFEST) -> dict[str, Any]:
             raise ExportError(f"{where}: configs: {name[:100]!r} is not a config name")
     for name, config in configs.items():
         _validate_config(name, config, where)
+    _want(manifest.get("writer"), dict, where, "writer")
+    for key, value in manifest["writer"].items():
+        _want(value, (str, int), where, f"writer.{key}")
+    for key in ("pyarrow", "datasets"):  # the card names them
+        _want(manifest["writer"].get(key), str, where, f"writer.{key}")
     return manifest
 
 
