@@ -80,13 +80,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "export":
         from builder.export import export
+        from generators.limits import cap_jobs
 
         t0 = time.perf_counter()
         try:
             manifest = export(
                 args.out,
                 configs=args.configs,
-                num_proc=args.num_proc,
+                num_proc=cap_jobs(args.num_proc, "--num-proc"),
                 code_commit=args.code_commit,
                 code_repo=args.code_repo,
                 force=args.force,
@@ -110,8 +111,13 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.command == "verify":
         from builder.verify import verify
+        from generators.limits import cap_jobs
 
-        report = verify(args.folder, regenerate=not args.no_regenerate, num_proc=args.num_proc, card=args.card)
+        report = verify(args.folder, regenerate=not args.no_regenerate, num_proc=cap_jobs(args.num_proc, "--num-proc"),
+                        card=args.card)
+        if report.refused:  # the folder cannot be read safely: one line, nothing else
+            print(f"verify: {args.folder}: {report.refused}", file=sys.stderr)
+            return 2
         for note in report.notes:
             print(f"note: {note}", file=sys.stderr)
         if report.ok:

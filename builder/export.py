@@ -32,9 +32,12 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from builder import untrusted
 from builder.registry import ConfigSpec, all_specs, get_spec
 from builder.shape import decode
-from generators.jsonl import dumps, sha256_file
+from builder.untrusted import sha256_of
+from generators.jsonl import dumps
+from generators.safefs import FolderBusy, FolderLock, UnsafePath, atomic_write, atomic_writer
 
 FORMAT = "mira-elenchos-hf-export/2"
 ROW_GROUP_ROWS = 1000
@@ -47,6 +50,21 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CARD = REPO_ROOT / "dataset_card.md"
 # Paths whose state the recorded code commit is about (``code_dirty`` is true when any has local changes).
 CODE_PATHS = ("builder", "generators", "verifiers", "schemas", "elenchos", "lambdapy", "dataset_card.md")
+
+
+class ExportBusy(RuntimeError):
+    """Another ``builder export`` holds the lock of the same output folder."""
+
+
+def check_counts(overrides: Mapping[str, Any]) -> None:
+    """Counts an export may ask for, checked before any work (``ValueError``, one line)."""
+    from elenchos.sessions import MAX_REPETITIONS
+
+    for key, low, high in (("n_a", 0, untrusted.MAX_ROWS), ("n_b", 0, untrusted.MAX_ROWS),
+                           ("repetitions", 1, MAX_REPETITIONS)):
+        value = overrides.get(key)
+        if value is not None and not low <= value <= high:
+            raise ValueError(f"--{key.replace('_', '-')} {value}: must be {low} to {high:,}")
 
 
 class GenerationFailed(RuntimeError):
@@ -218,9 +236,14 @@ def _schema_metadata(spec: ConfigSpec) -> dict[bytes, bytes]:
 def write_parquet(table: pa.Table, path: Path, spec: ConfigSpec) -> None:
     table = table.replace_schema_metadata(_schema_metadata(spec))
     path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_writer(path, "wb") as f:
+        _write_table(table, f)
+
+
+def _write_table(table: pa.Table, sink: Any) -> None:
     pq.write_table(
         table,
-        path,
+        sink,
         row_group_size=ROW_GROUP_ROWS,
         compression=COMPRESSION,
         use_dictionary=True,
@@ -267,7 +290,7 @@ def write_config(
                     "path": rel,
                     "rows": part.num_rows,
                     "bytes": (folder / rel).stat().st_size,
-                    "sha256": sha256_file(folder / rel),
+                    "sha256": sha256_of(folder, rel),
                 }
             )
         rows_sha, jsonl_sha, counts = _split_summary(spec, table)
@@ -313,19 +336,14 @@ def manifest_dict(plan: Plan, results: Mapping[str, Mapping[str, SplitOutput]]) 
 def write_checksums(folder: Path) -> None:
     lines = []
     for path in sorted(p for p in data_files(folder) if p != CHECKSUMS):
-        lines.append(f"{sha256_file(folder / path)}  {path}\n")
-    (folder / CHECKSUMS).write_text("".join(lines), encoding="utf-8")
+        lines.append(f"{sha256_of(folder, path)}  {path}\n")
+    atomic_write(folder / CHECKSUMS, "".join(lines))
 
 
 def data_files(folder: Path) -> list[str]:
-    """Every file of an export folder as a POSIX relative path (hidden files and folders excluded)."""
-    out = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for f in sorted(files):
-            if not f.startswith("."):
-                out.append((Path(root) / f).relative_to(folder).as_posix())
-    return sorted(out)
+    """Every file of an export folder as a POSIX relative path (hidden files and folders excluded; a link is
+    listed, never followed)."""
+    return untrusted.data_files(Path(folder))
 
 
 def build(
@@ -360,8 +378,8 @@ def build(
         for name, reason in plan.skipped.items():
             log(f"skipping {name}: {reason}")
         manifest = manifest_dict(plan, results)
-        (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-        (folder / README).write_text(render_readme(manifest, card), encoding="utf-8")
+        atomic_write(folder / MANIFEST, json.dumps(manifest, indent=2) + "\n")
+        atomic_write(folder / README, render_readme(manifest, card))
         write_checksums(folder)
         out.parent.mkdir(parents=True, exist_ok=True)
         os.replace(folder, out)
@@ -382,10 +400,38 @@ def export(
     log: Callable[[str], None] = print,
     **overrides: Any,
 ) -> dict[str, Any]:
-    """``python -m builder export``: plan from the arguments, then ``build``; ``force`` replaces ``out``."""
+    """``python -m builder export``: plan from the arguments, then ``build``; ``force`` replaces ``out``.
+
+    One writer per export folder: the folder is built in a staging folder and renamed into place, so the lock
+    cannot live inside it; it is ``PARENT/.NAME.lock`` beside it (``generators.safefs.FolderLock``), held from
+    before the existence check to after the rename. A second export to the same folder gets ``ExportBusy``
+    naming the holder's pid; the kernel drops the lock when the holder dies (``kill -9`` included)."""
     out = Path(out)
-    replace = out.exists()
+    check_counts(overrides)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lock = FolderLock(out.parent, f".{out.name}.lock")
+    try:
+        lock.acquire()
+    except FolderBusy as exc:
+        holder = f"process {exc.pid}" if exc.pid else "another process"
+        raise ExportBusy(f"{out}: another export is writing it ({holder}); wait for it or use another --out") \
+            from None
+    except (OSError, UnsafePath) as exc:  # the lock file is a link or not a regular file
+        raise ExportBusy(f"{out}: cannot take the export lock {lock.folder / lock.name} "
+                         f"({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        return _export_locked(out, configs, num_proc, code_commit, code_repo, force, card, log, overrides)
+    finally:
+        lock.release()
+
+
+def _export_locked(out: Path, configs: Iterable[str] | None, num_proc: int | None, code_commit: str | None,
+                   code_repo: str | None, force: bool, card: str | Path | None, log: Callable[[str], None],
+                   overrides: dict[str, Any]) -> dict[str, Any]:
+    replace = out.exists() or out.is_symlink()
     if replace:
+        if out.is_symlink() or not out.is_dir():
+            raise FileExistsError(f"{out} exists and is not an export folder (a link or a file); refusing to touch it")
         if not force:
             raise FileExistsError(f"{out} exists (use --force to replace it)")
         if not (out / MANIFEST).exists() and any(out.iterdir()):

@@ -99,22 +99,21 @@ def _normalize(params: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
-def _slots(params: Mapping[str, Any]):
-    from generators.split import typed_slots
-
-    return typed_slots(params["n_a"], params["n_b"], params["difficulties"], params["families"])
-
-
 def mira_count(params: Mapping[str, Any], split: str) -> int:
-    return len(_slots(params))
+    from generators.split import slot_count
+
+    return slot_count(params["n_a"], params["n_b"], params["difficulties"], params["families"])
 
 
 def mira_records(params: Mapping[str, Any], split: str, start: int, stop: int) -> Iterator[dict]:
-    from generators.split import generate
+    from generators.split import generate, iter_typed_slots, typed_slots
 
-    split = _slots(params)
-    yield from generate(split[start:stop], params["seed"], few_shot=params["few_shot"], start_index=start,
-                        slot_notice=params.get("slot_notice", False), split_slots=split)
+    slots = iter_typed_slots(params["n_a"], params["n_b"], params["difficulties"], params["families"], start, stop)
+    whole = None
+    if params["few_shot"]:  # the four-shot pool is drawn against the whole split, so every chunk gets its examples
+        whole = typed_slots(params["n_a"], params["n_b"], params["difficulties"], params["families"])
+    yield from generate(slots, params["seed"], few_shot=params["few_shot"], start_index=start,
+                        slot_notice=params.get("slot_notice", False), split_slots=whole)
 
 
 register(

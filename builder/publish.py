@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.export import CHECKSUMS, MANIFEST, README, generator_versions
+from builder.untrusted import read_manifest
 from builder.verify import owned_paths, read_checksums, verify
 
 OWNED_FILES = (README, MANIFEST, CHECKSUMS)
@@ -336,7 +337,7 @@ def publish(
         raise PublishError(f"refusing to publish {folder}: verify failed: {report.problems[0]}")
     for note in report.notes:
         log(f"note: {note}")
-    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    manifest = read_manifest(folder)  # verified above; read again within the limits, inside the folder
     if manifest.get("code_dirty") and not allow_dirty:
         raise PublishError(
             f"refusing to publish {folder}: it was exported from code with uncommitted changes "

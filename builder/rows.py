@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -25,12 +24,23 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from builder.export import MANIFEST
 from builder.registry import get_spec
 from builder.shape import decode
+from builder.untrusted import (
+    NAME,
+    ExportError,
+    card_matches,
+    card_metadata,
+    checked_path,
+    parquet_file,
+    read_manifest,
+    refuse_scripts,
+    validate_manifest,
+)
 from generators.jsonl import dumps
+from generators.safefs import atomic_writer
 
 REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
@@ -44,22 +54,19 @@ def row_to_record(config: str, row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _manifest(folder: Path) -> dict[str, Any] | None:
-    path = folder / MANIFEST
-    if not path.exists():
+    if not (folder / MANIFEST).exists() and not (folder / MANIFEST).is_symlink():
         return None
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RowsError(f"{path}: unreadable ({exc})") from None
-    return _checked(manifest, str(path))
+        return read_manifest(folder)
+    except ExportError as exc:
+        raise RowsError(f"{folder}/{exc}") from None
 
 
 def _checked(manifest: Any, where: str) -> dict[str, Any]:
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("configs"), dict) or not all(
-        isinstance(c, dict) for c in manifest["configs"].values()
-    ):
-        raise RowsError(f"{where}: 'configs' must map config names to objects")
-    return manifest
+    try:
+        return validate_manifest(manifest, where)
+    except ExportError as exc:
+        raise RowsError(str(exc)) from None
 
 
 def _check_config(config: str) -> None:
@@ -69,8 +76,8 @@ def _check_config(config: str) -> None:
         raise RowsError(str(exc.args[0])) from None
 
 
-def split_files(folder: str | Path, config: str, split: str = "test") -> list[Path]:
-    folder = Path(folder)
+def _split_paths(folder: Path, config: str, split: str) -> list[str]:
+    """The split's files, relative to the folder, each checked to be a path inside it (``RowsError`` otherwise)."""
     if not folder.is_dir():
         raise RowsError(f"{folder}: no such export folder")
     _check_config(config)
@@ -78,28 +85,55 @@ def split_files(folder: str | Path, config: str, split: str = "test") -> list[Pa
     if manifest is not None:
         if config not in manifest["configs"]:
             raise RowsError(f"{folder} has no config {config!r}; it has {', '.join(manifest['configs'])}")
-        splits = manifest["configs"][config].get("splits", {})
+        splits = manifest["configs"][config]["splits"]
         if split not in splits:
             raise RowsError(f"{folder}: config {config} has no split {split!r}; it has {', '.join(splits)}")
-        return [folder / f["path"] for f in splits[split]["files"]]
-    files = sorted((folder / config).glob(f"{split}-*.parquet"))
-    if not files:
-        raise RowsError(f"{folder}: no {config}/{split}-*.parquet files and no {MANIFEST}")
-    return files
+        rels = [f["path"] for f in splits[split]["files"]]
+        where = f"{MANIFEST}: configs.{config}.splits.{split}.files"
+    else:
+        if not NAME.match(split):
+            raise RowsError(f"{folder}: {split!r} is not a split name")
+        rels = sorted(p.relative_to(folder).as_posix() for p in (folder / config).glob(f"{split}-*.parquet"))
+        if not rels:
+            raise RowsError(f"{folder}: no {config}/{split}-*.parquet files and no {MANIFEST}")
+        where = f"{config}/{split}-*.parquet"
+    for i, rel in enumerate(rels):
+        try:
+            checked_path(folder, rel, f"{where}[{i}]" if manifest is not None else where)
+        except ExportError as exc:
+            raise RowsError(f"{folder}/{exc}") from None
+    return rels
+
+
+def split_files(folder: str | Path, config: str, split: str = "test") -> list[Path]:
+    folder = Path(folder)
+    return [folder / rel for rel in _split_paths(folder, config, split)]
 
 
 def read_records(folder: str | Path, config: str, split: str = "test") -> Iterator[dict[str, Any]]:
-    """The records of one split, each checked against its row's ``sha256`` (``RowsError`` names file and row)."""
+    """The records of one split, each checked against its row's ``sha256`` (``RowsError`` names file and row).
+
+    Each file is opened inside the folder only (a regular file, no link, within the size limit) and must have
+    the config's schema before a row is read."""
     from builder.mira_elenchos import record_sha256
 
+    folder = Path(folder)
     spec = get_spec(config)
-    for path in split_files(folder, config, split):
+    for rel in _split_paths(folder, config, split):
+        path = folder / rel
         try:
-            batches = pq.ParquetFile(path).iter_batches(batch_size=1000)
+            pf = parquet_file(folder, rel, config)
+        except ExportError as exc:
+            raise RowsError(f"{folder}/{exc}") from None
+        try:
             index = 0
-            for batch in batches:
+            for batch in pf.iter_batches(batch_size=1000):
                 for row in batch.to_pylist():
-                    record = decode(spec.shape, row)
+                    try:
+                        record = decode(spec.shape, row)
+                    except (ValueError, RecursionError) as exc:
+                        raise RowsError(f"{path}: row {index}: a JSON column does not decode "
+                                        f"({str(exc)[:100] or type(exc).__name__})") from None
                     if record_sha256(record) != row.get("sha256"):
                         raise RowsError(f"{path}: row {index} (id {row.get('id')}): its sha256 does not match its "
                                         "content")
@@ -116,22 +150,16 @@ def export_to_jsonl(folder: str | Path, config: str, split: str, out: str | Path
     manifest = _manifest(folder)
     digest, n = hashlib.sha256(), 0
     out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            for record in read_records(folder, config, split):
-                line = dumps(record) + "\n"
-                fh.write(line)
-                digest.update(line.encode())
-                n += 1
+    with atomic_writer(out, "w") as fh:  # create-new-then-rename: a link at ``out`` is replaced, not followed
+        for record in read_records(folder, config, split):
+            line = dumps(record) + "\n"
+            fh.write(line)
+            digest.update(line.encode())
+            n += 1
         expected = manifest["configs"][config]["splits"][split].get("jsonl_sha256") if manifest else None
         if expected and expected != digest.hexdigest():
             raise RowsError(f"{folder}: the {config}/{split} rows do not hash to the manifest's jsonl_sha256 "
                             "(a row was changed, added, removed or reordered)")
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return {"file": str(out), "sha256": digest.hexdigest(), "records": n, "files": [str(f) for f in files],
             "checked_against_manifest": bool(manifest)}
 
@@ -167,6 +195,8 @@ def load_records(source: str, config: str, split: str = "test", revision: str | 
     if local and revision:
         raise RowsError(f"{source}: --revision is for a Hub repo id, not a local folder")
     manifest, resolved = (_manifest(path), None) if local else _hub_manifest(source, revision)
+    if local:
+        _check_local_release(path, config, split)
     if manifest is not None:
         if config not in manifest["configs"]:
             raise RowsError(f"{source} has no config {config!r}; it has {', '.join(manifest['configs'])}")
@@ -176,13 +206,18 @@ def load_records(source: str, config: str, split: str = "test", revision: str | 
     try:
         ds = datasets.load_dataset(str(path.resolve()) if local else source, config, split=split,
                                    revision=resolved or revision, cache_dir=cache_dir)
-    except (ValueError, FileNotFoundError, datasets.exceptions.DatasetNotFoundError) as exc:
-        raise RowsError(f"{source}: cannot load config {config!r} split {split!r}: {exc}") from None
+    except (ValueError, OSError, RuntimeError, pa.ArrowException, datasets.exceptions.DatasetNotFoundError,
+            datasets.exceptions.DatasetGenerationError) as exc:
+        first = str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__
+        raise RowsError(f"{source}: cannot load config {config!r} split {split!r}: {first}") from None
     records, rows_h, jsonl_h = [], hashlib.sha256(), hashlib.sha256()
     rows = (row for batch in ds.with_format("arrow").iter(batch_size=1000) for row in batch.to_pylist())
     for i, row in enumerate(rows):
-        record = row_to_record(config, row)
-        if record_sha256(record) != row["sha256"]:
+        try:
+            record = row_to_record(config, row)
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:
+            raise RowsError(f"{source}: {config}/{split} row {i}: does not decode ({str(exc)[:100]})") from None
+        if record_sha256(record) != row.get("sha256"):
             raise RowsError(f"{source}: {config}/{split} row {i} (id {row.get('id')}): sha256 does not match")
         rows_h.update((row["sha256"] + "\n").encode())
         jsonl_h.update((dumps(record) + "\n").encode())
@@ -207,6 +242,22 @@ def load_records(source: str, config: str, split: str = "test", revision: str | 
         "checked_against_manifest": bool(expected),
     }
     return LoadedSplit(records, provenance)
+
+
+def _check_local_release(folder: Path, config: str, split: str) -> None:
+    """What ``datasets`` would read of a local folder, checked before it sees the folder: no loading script,
+    the card's ``data_files`` inside the folder, and the split's files regular files inside it."""
+    try:
+        refuse_scripts(folder)
+        meta = card_metadata(folder)
+        rels = set(_split_paths(folder, config, split))
+        for entry in meta.get("configs") or []:
+            if entry.get("config_name") == config:
+                rels |= {p.relative_to(folder).as_posix() for p in card_matches(folder, entry)}
+        for rel in sorted(rels):
+            parquet_file(folder, rel, config, f"{rel} (config {config})")  # opened safely, schema checked
+    except ExportError as exc:
+        raise RowsError(f"{folder}/{exc}") from None
 
 
 def _hub_manifest(repo_id: str, revision: str | None) -> tuple[dict[str, Any] | None, str | None]:

@@ -31,9 +31,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from builder import untrusted
 from builder.export import CHECKSUMS, DEFAULT_CARD, MANIFEST, README, build, data_files, plan_from_manifest
 from builder.registry import all_specs, get_spec
 from builder.shape import decode
+from builder.untrusted import ExportError
 from generators.jsonl import sha256_file
 
 
@@ -41,6 +43,11 @@ from generators.jsonl import sha256_file
 class Report:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    refused: str | None = None  # the folder could not be read safely (one line); also the first problem
+
+    def refuse(self, message: str) -> None:
+        self.refused = self.refused or message
+        self.problems.append(message)
 
     @property
     def ok(self) -> bool:
@@ -48,15 +55,8 @@ class Report:
 
 
 def read_checksums(folder: Path) -> dict[str, str]:
-    out = {}
-    for lineno, line in enumerate((folder / CHECKSUMS).read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        digest, sep, path = line.partition("  ")
-        if not sep or len(digest) != 64:
-            raise ValueError(f"{CHECKSUMS}:{lineno}: expected '<sha256>  <path>'")
-        out[path] = digest
-    return out
+    """``CHECKSUMS`` read inside the folder (``ValueError`` naming the line)."""
+    return untrusted.read_checksums(folder)
 
 
 def _row_id(row: dict[str, Any]) -> str:
@@ -66,29 +66,39 @@ def _row_id(row: dict[str, Any]) -> str:
 def check_integrity(folder: Path, report: Report, card: str | Path | None = None) -> dict[str, Any] | None:
     """Stage 1; returns the manifest when it could be read."""
     if not folder.is_dir():
-        report.problems.append(f"{folder}: not a folder")
+        report.refuse(f"{folder}: not a folder")
         return None
     try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        if not isinstance(manifest, dict) or not isinstance(manifest.get("configs"), dict):
-            raise ValueError("no 'configs' object")
-        for name, c in manifest["configs"].items():
-            if not (isinstance(c, dict) and isinstance(c.get("splits"), dict) and isinstance(c.get("params"), dict)):
-                raise ValueError(f"config {name!r} must be an object with 'params' and 'splits' objects")
-    except (OSError, ValueError, AttributeError) as exc:
-        report.problems.append(f"{MANIFEST}: missing or unreadable ({exc})")
+        untrusted.refuse_scripts(folder)
+        manifest = untrusted.read_manifest(folder)
+    except ExportError as exc:
+        report.refuse(str(exc))
         return None
     try:
         sums = read_checksums(folder)
-    except (OSError, ValueError) as exc:
-        report.problems.append(f"{CHECKSUMS}: missing or unreadable ({exc})")
-        sums = {}
+    except ExportError as exc:
+        if str(exc).endswith(f"{CHECKSUMS}: missing"):
+            report.problems.append(f"{CHECKSUMS}: missing")
+            sums = {}
+        else:
+            report.refuse(str(exc))
+            return None
+    try:
+        _check_files(folder, manifest, sums, report, card)
+    except ExportError as exc:
+        report.refuse(str(exc))
+        return None
+    return manifest
+
+
+def _check_files(folder: Path, manifest: dict[str, Any], sums: dict[str, str], report: Report,
+                 card: str | Path | None) -> None:
     present = set(data_files(folder))
     bad_sum = set()
     for path, digest in sums.items():
         if path not in present:
             report.problems.append(f"{path}: listed in {CHECKSUMS} but missing")
-        elif sha256_file(folder / path) != digest:
+        elif untrusted.sha256_of(folder, path, CHECKSUMS) != digest:
             bad_sum.add(path)
             if path != README and not path.endswith(".parquet"):
                 report.problems.append(f"{path}: sha256 differs from {CHECKSUMS}")
@@ -127,13 +137,14 @@ def check_integrity(folder: Path, report: Report, card: str | Path | None = None
         for split, s in c["splits"].items():
             split_hash = hashlib.sha256()
             complete = True
-            for f in s["files"]:
+            for i, f in enumerate(s["files"]):
                 path = f["path"]
+                untrusted.checked_path(folder, path, f"{MANIFEST}: configs.{name}.splits.{split}.files[{i}].path")
                 if path not in present:
                     report.problems.append(f"{path}: missing (config {name}, split {split})")
                     complete = False
                     continue
-                row_problem = _check_rows(folder / path, spec, f["rows"], split_hash)
+                row_problem = _check_rows(folder, path, spec, f["rows"], split_hash)
                 if row_problem:
                     complete = False
                     detail = f"sha256 differs from {CHECKSUMS}; " if path in bad_sum else ""
@@ -147,7 +158,6 @@ def check_integrity(folder: Path, report: Report, card: str | Path | None = None
                     f"config {name}, split {split}: the rows differ from the manifest's rows_sha256 "
                     "(a row was changed, added, removed or reordered)"
                 )
-    return manifest
 
 
 def owned_paths(*manifests: Mapping[str, Any]) -> Callable[[str], bool]:
@@ -194,7 +204,8 @@ def _check_card(folder: Path, manifest: dict[str, Any], card: str | Path | None,
         else:
             report.notes.append(f"{card_path} not found: {README} is checked against {CHECKSUMS} only")
         return
-    actual = (folder / README).read_text(encoding="utf-8", errors="replace")
+    untrusted.card_metadata(folder)  # bad YAML, aliases or data_files that leave the folder: refused
+    actual = untrusted.read_bytes(folder, README, untrusted.MAX_CARD_BYTES).decode("utf-8", errors="replace")
     expected = render_readme(manifest, card_path)
     for part_a, part_b in zip(card_parts(actual), card_parts(expected), strict=False):
         if part_a != part_b:
@@ -212,30 +223,31 @@ def _check_card(folder: Path, manifest: dict[str, Any], card: str | Path | None,
                             "its YAML and generated blocks match the manifest")
 
 
-def _check_rows(file: Path, spec, rows: int, split_hash: Any = None) -> str | None:
-    """The first problem with the rows of one Parquet file (unreadable, count, row hash), or None.
+def _check_rows(folder: Path, rel: str, spec, rows: int, split_hash: Any = None) -> str | None:
+    """The first problem with the rows of one Parquet file (count, row hash), or None; ``ExportError`` when the
+    file cannot be read safely or is not a Parquet file of the config's schema.
 
     ``split_hash`` (a hashlib object) is fed the rows' ``sha256`` values, one per line, as ``rows_sha256``."""
     from builder.mira_elenchos import record_sha256
 
-    try:
-        table = pq.read_table(file)
-    except (OSError, pa.ArrowException) as exc:
-        return f"not a readable Parquet file ({exc})"
+    pf = untrusted.parquet_file(folder, rel, spec.name)  # unsafe, unreadable or another schema: refused
     offset = 0
-    for batch in table.to_batches(max_chunksize=1000):
-        for i, row in enumerate(batch.to_pylist(), start=offset):
-            try:
-                ok = record_sha256(decode(spec.shape, row)) == row.get("sha256")
-            except (KeyError, TypeError, ValueError) as exc:
-                return f"row {i}{_row_id(row)} does not decode ({exc})"
-            if not ok:
-                return f"row {i}{_row_id(row)}: its sha256 does not match its content"
-            if split_hash is not None:
-                split_hash.update((row["sha256"] + "\n").encode())
-        offset += batch.num_rows
-    if table.num_rows != rows:
-        return f"{table.num_rows} rows, the manifest says {rows}"
+    try:
+        for batch in pf.iter_batches(batch_size=1000):
+            for i, row in enumerate(batch.to_pylist(), start=offset):
+                try:
+                    ok = record_sha256(decode(spec.shape, row)) == row.get("sha256")
+                except (KeyError, TypeError, ValueError, RecursionError) as exc:
+                    return f"row {i}{_row_id(row)} does not decode ({str(exc)[:100] or type(exc).__name__})"
+                if not ok:
+                    return f"row {i}{_row_id(row)}: its sha256 does not match its content"
+                if split_hash is not None:
+                    split_hash.update((row["sha256"] + "\n").encode())
+            offset += batch.num_rows
+    except (OSError, pa.ArrowException) as exc:
+        return f"not a readable Parquet file ({str(exc)[:200]})"
+    if offset != rows:
+        return f"{offset} rows, the manifest says {rows}"
     return None
 
 
@@ -243,7 +255,8 @@ def first_difference(actual: Path, expected: Path, path: str) -> str:
     """A one-line description of where two versions of an export file first differ."""
     if path.endswith(".parquet"):
         return _parquet_difference(actual, expected, path)
-    a = actual.read_text(encoding="utf-8", errors="replace").splitlines()
+    a = untrusted.read_bytes(actual.parent, actual.name, untrusted.MAX_MANIFEST_BYTES).decode(
+        "utf-8", errors="replace").splitlines()
     b = expected.read_text(encoding="utf-8", errors="replace").splitlines()
     for i, (x, y) in enumerate(zip(a, b, strict=False), start=1):
         if x != y:
@@ -254,9 +267,10 @@ def first_difference(actual: Path, expected: Path, path: str) -> str:
 
 def _parquet_difference(actual: Path, expected: Path, path: str) -> str:
     try:
-        ta = pq.read_table(actual)
-    except (OSError, pa.ArrowException) as exc:
-        return f"{path}: not a readable Parquet file ({exc})"
+        with untrusted.open_data(actual.parent, actual.name, path) as f:
+            ta = pq.read_table(f)
+    except (OSError, pa.ArrowException, ExportError) as exc:
+        return f"{path}: not a readable Parquet file ({str(exc)[:200]})"
     tb = pq.read_table(expected)
     if ta.schema.remove_metadata() != tb.schema.remove_metadata():
         return f"{path}: schema differs from the regenerated file"
@@ -318,36 +332,43 @@ def verify(
     try:
         fresh = tmp / "export"
         build(plan, fresh, num_proc=num_proc, card=card_path if card_path.exists() else _placeholder_card(tmp), log=log)
-        expected, present = data_files(fresh), set(data_files(folder))
-        rank = {MANIFEST: 1, README: 2, CHECKSUMS: 3}
-        for path in sorted(expected, key=lambda p: (rank.get(p, 0), p)):
-            if path not in present:
-                if not any(p.startswith(f"{path}: ") and "missing" in p for p in report.problems):
-                    report.problems.append(f"{path}: missing (the regenerated export has it)")
-                continue
-            if path in (README, CHECKSUMS):
-                continue  # README: YAML and generated blocks checked against the manifest; CHECKSUMS: in stage 1
-            if sha256_file(folder / path) == sha256_file(fresh / path):
-                continue
-            if path == MANIFEST:
-                published = json.loads((folder / path).read_text(encoding="utf-8"))
-                regenerated = json.loads((fresh / path).read_text(encoding="utf-8"))
-                if content_manifest(published) != content_manifest(regenerated):
-                    report.problems.append(first_difference(folder / path, fresh / path, path))
-                continue
-            problem = first_difference(folder / path, fresh / path, path)
-            if problem.endswith(SAME_ROWS):
-                report.notes.append(f"{path}: content identical, bytes differ (pyarrow {writer} vs {pa.__version__})")
-            else:
-                report.problems.append(problem)
-        owned = owned_paths(manifest)
-        for path in sorted(p for p in present - set(expected) if owned(p)):
-            report.problems.append(f"{path}: not part of the regenerated export")
+        _compare(folder, fresh, manifest, report, writer)
+    except ExportError as exc:
+        report.refuse(str(exc))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     report.problems = list(dict.fromkeys(report.problems))
     report.notes = list(dict.fromkeys(report.notes))
     return report
+
+
+def _compare(folder: Path, fresh: Path, manifest: dict[str, Any], report: Report, writer: str) -> None:
+    """Stage 2: every file of the regenerated export ``fresh`` against the folder's."""
+    expected, present = data_files(fresh), set(data_files(folder))
+    rank = {MANIFEST: 1, README: 2, CHECKSUMS: 3}
+    for path in sorted(expected, key=lambda p: (rank.get(p, 0), p)):
+        if path not in present:
+            if not any(p.startswith(f"{path}: ") and "missing" in p for p in report.problems):
+                report.problems.append(f"{path}: missing (the regenerated export has it)")
+            continue
+        if path in (README, CHECKSUMS):
+            continue  # README: YAML and generated blocks checked against the manifest; CHECKSUMS: in stage 1
+        if untrusted.sha256_of(folder, path) == sha256_file(fresh / path):
+            continue
+        if path == MANIFEST:
+            published = manifest
+            regenerated = json.loads((fresh / path).read_text(encoding="utf-8"))
+            if content_manifest(published) != content_manifest(regenerated):
+                report.problems.append(first_difference(folder / path, fresh / path, path))
+            continue
+        problem = first_difference(folder / path, fresh / path, path)
+        if problem.endswith(SAME_ROWS):
+            report.notes.append(f"{path}: content identical, bytes differ (pyarrow {writer} vs {pa.__version__})")
+        else:
+            report.problems.append(problem)
+    owned = owned_paths(manifest)
+    for path in sorted(p for p in present - set(expected) if owned(p)):
+        report.problems.append(f"{path}: not part of the regenerated export")
 
 
 def _placeholder_card(tmp: Path) -> Path:

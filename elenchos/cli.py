@@ -15,15 +15,19 @@ Pi_RSA as JSON on its last line.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import sys
+import tempfile
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from elenchos.curated import PAPER_COUNTS, configuration_lines
 from elenchos.family import MAX_K, PI_RSA_CHOICES, Family, family
-from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions
+from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, MAX_REPETITIONS, SUITES, sessions
 from schemas import schema_errors
 
 
@@ -32,11 +36,58 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--sessions", action="store_true", help="also write ladder.jsonl and benchmark.jsonl")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="session dataset seed (default 1234)")
-    p.add_argument("--repetitions", type=int, default=DEFAULT_REPETITIONS, help="sessions per set and level")
-    p.add_argument("--jobs", type=int, help="worker processes for the kernel runs (default: CPUs, at most 8)")
+    p.add_argument("--repetitions", type=_bounded(1, MAX_REPETITIONS), default=DEFAULT_REPETITIONS,
+                   help=f"sessions per set and level (default {DEFAULT_REPETITIONS}, at most {MAX_REPETITIONS})")
+    p.add_argument("--jobs", type=_bounded(1, None),
+                   help="worker processes for the kernel runs (default: CPUs, at most 8; capped to the CPUs here)")
     p.add_argument("--pi-rsa", choices=PI_RSA_CHOICES, default="level0",
                    help="the SRA's probe set the sets are classified on: level0 (the paper's: the Level-0 probes, "
                         "default) or cover (a minimum set cover of equation 4)")
+
+
+def _bounded(low: int, high: int | None):
+    """An argparse type: an integer from ``low`` to ``high`` (one line otherwise)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}, got {value}" if high is not None
+                                             else f"must be at least {low}, got {value}")
+        return value
+
+    parse.__name__ = "count"
+    return parse
+
+
+def _cap_jobs(jobs: int | None) -> int | None:
+    """At most the CPUs this process may use (a note on stderr when capped; the output is the same)."""
+    cpus = max(1, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if jobs is not None and jobs > cpus:
+        print(f"note: --jobs {jobs} capped to {cpus} (the CPUs available here; the output is the same)",
+              file=sys.stderr)
+        return cpus
+    return jobs
+
+
+@contextlib.contextmanager
+def _replacing(path: Path) -> Iterator[IO[str]]:
+    """A new file beside ``path`` (``mkstemp``: created new, never through a link), renamed over it on success.
+
+    The same rule as ``generators.safefs.atomic_writer``, which this package may not import."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
 
 
 def json_text(data: Any, **kw: Any) -> str:
@@ -47,13 +98,13 @@ def json_text(data: Any, **kw: Any) -> str:
 
 def write_json(path: Path, data: Any) -> None:
     """``path`` holds the old or the new document, never half of one (written beside it, then renamed)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json_text(data, indent=2, separators=(",", ": ")) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    with _replacing(path) as f:
+        f.write(json_text(data, indent=2, separators=(",", ": ")) + "\n")
 
 
-def write_jsonl(path: Path, records: list[dict[str, Any]], schema: str) -> None:
-    with open(path, "w", encoding="utf-8") as f:
+def write_jsonl(path: Path, records: Iterable[dict[str, Any]], schema: str) -> None:
+    """One record a line, streamed (memory independent of the count), replacing ``path`` only when complete."""
+    with _replacing(path) as f:
         for record in records:
             problems = schema_errors(schema, record)
             if problems:
@@ -103,13 +154,15 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    fams = {choice: family(args.max_k, jobs=args.jobs, pi_rsa=choice) for choice in PI_RSA_CHOICES}
+    jobs = _cap_jobs(args.jobs)
+    fams = {choice: family(args.max_k, jobs=jobs, pi_rsa=choice) for choice in PI_RSA_CHOICES}
     seconds = time.perf_counter() - started
     fam = fams[args.pi_rsa]
     lines = configuration_lines(fam)
     write_jsonl(out / "configurations.jsonl", lines, "elenchos_configuration")
     write_json(out / "pi_rsa.json", fam.pi.record())
-    (out / "admissible.md").write_text(admissible_table(fam, lines), encoding="utf-8")
+    with _replacing(out / "admissible.md") as f:
+        f.write(admissible_table(fam, lines))
     counts = fam.counts()
     write_json(out / "counts.json", {"ours": counts, "pi_rsa": args.pi_rsa,
                                             "by_pi_rsa": {choice: f.counts() for choice, f in fams.items()},
@@ -117,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
                                             "probe_library_sha256": fam.library.sha256})
     if args.sessions:
         for suite in SUITES:
-            write_jsonl(out / f"{suite}.jsonl", list(sessions(suite, args.seed, args.repetitions, fam)),
+            write_jsonl(out / f"{suite}.jsonl", sessions(suite, args.seed, args.repetitions, fam),
                         "elenchos_session")
     print(f"F_<={args.max_k} (both Pi_RSA, both rules) in {seconds:.1f} s")
     for choice, f in fams.items():

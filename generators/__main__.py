@@ -13,7 +13,8 @@ from generators import GENERATOR_VERSION
 from generators.argtypes import count
 from generators.families import FAMILIES
 from generators.jsonl import write_jsonl
-from generators.split import Slot, generate, typed_slots
+from generators.limits import MAX_INSTANCES, cap_jobs
+from generators.split import Slot, generate, iter_typed_slots, slot_count
 from schemas import schema_errors
 
 
@@ -59,7 +60,19 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         if count == 0:
             return f"--family {args.family} with {'--n-a' if FAMILIES[args.family].type == 'A' else '--n-b'} 0 " \
                    "generates nothing; give --n"
-    return _out_problem(args.out)
+    return _count_problem(args) or _out_problem(args.out)
+
+
+def _count_problem(args: argparse.Namespace) -> str | None:
+    """More instances than ``MAX_INSTANCES`` (generation streams, but the time would not be sane)."""
+    if args.family:
+        n = args.n if args.n is not None else (args.n_a if FAMILIES[args.family].type == "A" else args.n_b)
+        total = n * (1 if args.difficulty else len(args.difficulties))
+    else:
+        total = slot_count(args.n_a, args.n_b, args.difficulties)
+    if total > MAX_INSTANCES:
+        return f"these counts ask for {total:,} instances; at most {MAX_INSTANCES:,} per file (split the work)"
+    return None
 
 
 def _out_problem(out: str) -> str | None:
@@ -86,14 +99,14 @@ def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = 
     if args.family:
         n = args.n if args.n is not None else (args.n_a if FAMILIES[args.family].type == "A" else args.n_b)
         diffs = [args.difficulty] if args.difficulty else args.difficulties
-        slots = [Slot(args.family, d, i) for d in diffs for i in range(n)]
+        slots = (Slot(args.family, d, i) for d in diffs for i in range(n))
     else:
-        slots = typed_slots(args.n_a, args.n_b, args.difficulties)
+        slots = iter_typed_slots(args.n_a, args.n_b, args.difficulties)  # streamed: memory independent of the counts
+    jobs = cap_jobs(args.jobs)
     counts: Counter[str] = Counter()
 
     def counted():
-        for inst in generate(slots, args.seed, few_shot=args.few_shot, jobs=args.jobs,
-                             slot_notice=args.slot_notice):
+        for inst in generate(slots, args.seed, few_shot=args.few_shot, jobs=jobs, slot_notice=args.slot_notice):
             if problems := schema_errors("mira_instance", inst):
                 raise SystemExit(f"{inst['id']}: generated record violates the schema: {problems[0]}")
             counts[f"{inst['family']}/d{inst['requested_difficulty']}"] += 1

@@ -79,12 +79,13 @@ class FolderLock:
     refused second writer can name it.
     """
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, name: str = LOCK_NAME) -> None:
         self.folder = Path(folder)
+        self.name = name  # another name locks something beside the folder (an export folder renamed into place)
         self._fd: int | None = None
 
     def acquire(self) -> FolderLock:
-        path = self.folder / LOCK_NAME
+        path = self.folder / self.name
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):

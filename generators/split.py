@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import multiprocessing
 from collections import Counter, deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass
 
 from generators.families import FAMILIES, get_family
@@ -28,14 +28,33 @@ def typed_slots(
     n_a: int, n_b: int, difficulties: Sequence[int] = (1, 2, 3), families: Sequence[str] | None = None
 ) -> list[Slot]:
     """Type A families alphabetically, then Type B; difficulties ascending; ``n`` per block."""
-    names = list(families) if families is not None else list(FAMILIES)
-    slots = []
-    for name in names:
-        family = get_family(name)
-        n = n_a if family.type == "A" else n_b
+    return list(iter_typed_slots(n_a, n_b, difficulties, families))
+
+
+def iter_typed_slots(
+    n_a: int, n_b: int, difficulties: Sequence[int] = (1, 2, 3), families: Sequence[str] | None = None,
+    start: int = 0, stop: int | None = None,
+) -> Iterator[Slot]:
+    """``typed_slots(...)[start:stop]`` one at a time (memory independent of the counts; blocks before
+    ``start`` are skipped without listing them)."""
+    position = 0
+    for name in list(families) if families is not None else list(FAMILIES):
+        n = n_a if get_family(name).type == "A" else n_b
         for d in difficulties:
-            slots.extend(Slot(name, d, i) for i in range(n))
-    return slots
+            first, last = max(start - position, 0), n if stop is None else min(n, stop - position)
+            for i in range(first, last):
+                yield Slot(name, d, i)
+            position += n
+            if stop is not None and position >= stop:
+                return
+
+
+def slot_count(
+    n_a: int, n_b: int, difficulties: Sequence[int] = (1, 2, 3), families: Sequence[str] | None = None
+) -> int:
+    """``len(typed_slots(...))`` without listing them."""
+    names = list(families) if families is not None else list(FAMILIES)
+    return sum(n_a if get_family(name).type == "A" else n_b for name in names) * len(difficulties)
 
 
 def _build(job: tuple[int, Slot, int] | tuple[int, Slot, int, bool]) -> dict:
@@ -54,7 +73,7 @@ def _build(job: tuple[int, Slot, int] | tuple[int, Slot, int, bool]) -> dict:
 
 
 def generate(
-    slots: Sequence[Slot],
+    slots: Iterable[Slot],
     seed: int,
     few_shot: bool = False,
     start_index: int = 0,
@@ -66,13 +85,17 @@ def generate(
 
     ``jobs > 1`` builds instances in worker processes; the output is identical (each instance depends only
     on its own seed). ``slot_notice`` gives the ablation views (A is told which slot is missing); the
-    instances are otherwise the same as the default's. ``few_shot`` attaches each family's worked examples,
-    which repeat the facts of none of the family's instances in the split (``generators.fewshot``);
-    ``split_slots`` is the whole split when ``slots`` is a part of it (a builder chunk), so that the part gets
-    the whole file's examples.
+    instances are otherwise the same as the default's. ``slots`` may be an iterator: without ``few_shot`` the
+    instances stream and memory does not grow with the count. ``few_shot`` attaches each family's worked
+    examples, which repeat the facts of none of the family's instances in the split (``generators.fewshot``),
+    so it lists the slots first; ``split_slots`` is the whole split when ``slots`` is a part of it (a builder
+    chunk), so that the part gets the whole file's examples.
     """
-    work = [(position, slot, seed, slot_notice) for position, slot in enumerate(slots, start=start_index)]
-    if jobs > 1 and len(work) > CHUNK:
+    if few_shot:
+        slots = list(slots)
+    work = ((position, slot, seed, slot_notice) for position, slot in enumerate(slots, start=start_index))
+    small = isinstance(slots, Sized) and len(slots) <= CHUNK  # an iterator streams: its length is unknown
+    if jobs > 1 and not small:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             instances = pool.imap(_build, work, chunksize=CHUNK)
             yield from _attach(instances, few_shot, seed, slots, split_slots, slot_notice)

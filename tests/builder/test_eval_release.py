@@ -125,4 +125,4 @@ def test_a_hub_manifest_that_is_not_a_manifest_gives_one_clear_line(hub, tmp_pat
     hub.commit(REPO, "main", {MANIFEST: b"[1, 2]"})
     code = run_eval(["mira", "--dataset", REPO, "--revision", "main", "--out", str(tmp_path / "x"), "--quiet"])
     err = capsys.readouterr().err
-    assert code != 0 and f"{REPO}@main: {MANIFEST}: 'configs' must map" in err and "Traceback" not in err
+    assert code != 0 and f"{REPO}@main: {MANIFEST}: (top level): must be an object" in err and "Traceback" not in err

@@ -96,7 +96,7 @@ def test_extra_and_missing_files_and_a_bad_manifest(export_copy, tmp_path):
     assert verify(tmp_path / "nowhere").problems == [f"{tmp_path / 'nowhere'}: not a folder"]
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert verify(empty).problems[0].startswith("manifest.json: missing or unreadable")
+    assert verify(empty).problems[0] == "manifest.json: missing"
 
 
 def test_readme_prose_edits_pass_with_a_note_but_yaml_and_generated_blocks_fail(export_copy):
@@ -181,8 +181,9 @@ def test_a_manifest_with_malformed_configs_is_a_clear_problem(export_copy):
     manifest["configs"] = {"mira_zero_shot": "oops"}
     (export_copy / MANIFEST).write_text(json.dumps(manifest))
     report = verify(export_copy)
-    assert report.problems == ["manifest.json: missing or unreadable (config 'mira_zero_shot' must be an object "
-                               "with 'params' and 'splits' objects)"]
+    assert report.problems == ["manifest.json: configs.mira_zero_shot: config 'mira_zero_shot' must be an object "
+                               "with 'params' and 'splits' objects"]
+    assert report.refused == report.problems[0]
 
 
 def test_files_outside_the_release_are_noted_not_failed(export_copy):
