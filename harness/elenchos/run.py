@@ -21,6 +21,7 @@ from tqdm import tqdm
 from elenchos import ELENCHOS_VERSION
 from elenchos.family import PI_RSA_CHOICES, family, level0_probes
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions, suite_of
+from generators.sources import SESSIONS, wrong_kind
 from harness import HARNESS_VERSION, registry
 from harness.elenchos import PROTOCOL_VERSION
 from harness.elenchos.episode import AGENT, ElenchosEpisode
@@ -81,6 +82,9 @@ def validate_session(record: Any) -> list[str]:
 
 def load_sessions(cfg: ElenchosRunConfig) -> tuple[list[dict[str, Any]], str | dict[str, Any]]:
     """The sessions to run (a JSONL file, a release, or generated from the suite/seed/repetitions) and their source."""
+    problem = wrong_kind(cfg.sessions_file, SESSIONS, "--sessions") if cfg.sessions_file else None
+    if problem:
+        raise HarnessError(problem)
     if cfg.sessions_file and _is_release(cfg.sessions_file):
         records, source = _release_sessions(cfg)
     elif cfg.sessions_config or cfg.sessions_revision:

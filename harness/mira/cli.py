@@ -30,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="MIRA-Math JSONL (python -m generators mira ...), an export folder (python -m builder "
                         "export) or a Hub dataset repo id ORG/NAME")
     p.add_argument("--config", help="with an export folder or repo id: the config (default mira_zero_shot; "
-                                    "mira_few_shot for four-shot)")
+                                    "mira_four_shot for four-shot, also spelled mira_few_shot)")
     p.add_argument("--revision", help="with a repo id: branch, release tag or commit (default main)")
     p.add_argument("--solver", default="oracle", help="solver spec: oracle, guess (backends: openai:MODEL, ...)")
     p.add_argument("--responder", help="responder spec: rule (the default; backends: openai:MODEL, ...); "
@@ -40,8 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--condition", choices=CONDITIONS, default="standard",
                    help="standard (solver asks the responder) or oracle_hint (hint given up front)")
     p.add_argument("--regime", choices=("auto", "zero_shot", "four_shot", "few_shot"), default="auto",
-                   help="auto: four-shot iff the instances carry few_shot_examples (few_shot is an alias of "
-                        "four_shot)")
+                   help="auto: four-shot iff the instances carry few_shot_examples (four_shot, also spelled "
+                        "few_shot)")
     p.add_argument("--after-offer", choices=AFTER_OFFER, default="answer",
                    help="after an offer the solver must answer (default, as the reference runner) or may go on")
     p.add_argument("--solver-opt", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
