@@ -124,7 +124,7 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
           file=sys.stderr)
     for regime, path in files.items():
         few_shot = ["--four-shot"] if regime == "four_shot" else []
-        code, output = _captured(generate, [*common, *few_shot, "--out", str(path)])
+        code, output = _captured(generate, [*common, *few_shot, "--out", str(path), "--json"])
         if code != 0:
             raise HarnessError(f"generating {path} failed")
         summary = json.loads(output.strip().splitlines()[-1])
@@ -200,7 +200,7 @@ def _print_main_tables(scored: list[ScoredRun]) -> None:
 
 PLUGIN = Benchmark(
     name="mira",
-    help="run MIRA-Math (solver vs responder) on a dataset file",
+    help="run MIRA-Math (solver vs responder) on a JSONL file, an export folder or a Hub release",
     add_arguments=add_arguments,
     run=run,
     score=score,

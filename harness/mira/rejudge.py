@@ -31,6 +31,7 @@ from harness.mira.score import load_records
 from harness.mira.types import ResponderDecision, ResponderTurn
 from harness.registry import parse_options
 from harness.rundir import (
+    BENCHMARK_NAMES,
     RunDir,
     code_version,
     dumps,
@@ -40,6 +41,7 @@ from harness.rundir import (
     read_transcripts,
     same_identity,
     sha256_file,
+    with_article,
     write_json_atomic,
 )
 from harness.scheduler import Pending, run_episodes
@@ -235,7 +237,8 @@ def rejudge(run_path: str, responder_spec: str, options: dict[str, str], out: st
     if info is None:
         raise HarnessError(f"{run_path}: no run.json (is this a run directory?)")
     if info.get("benchmark", "mira") != "mira":
-        raise HarnessError(f"{run_path}: a {info.get('benchmark')} run; rejudge reads MIRA-Math runs")
+        name = BENCHMARK_NAMES.get(info.get("benchmark"), str(info.get("benchmark")))
+        raise HarnessError(f"{run_path} is {with_article(name)} run; rejudge reads MIRA-Math runs")
     records = load_records(source)
     config = {
         "benchmark": "mira-rejudge",
