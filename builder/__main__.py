@@ -134,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     if args.command == "publish":
+        from builder.hub import unreachable_errors, unreachable_message
         from builder.publish import PublishError, publish
 
         try:
@@ -152,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
         except PublishError as exc:
             print(f"publish: {exc}", file=sys.stderr)
             return 1
+        except unreachable_errors() as exc:
+            print(f"publish: {unreachable_message(exc)}", file=sys.stderr)
+            return 2
         return 0
 
     if args.command == "to-jsonl":
