@@ -316,7 +316,8 @@ def local_plan_lines(folder: Path, staged: Mapping[str, bytes | Path], repo_id: 
                      ) -> list[str]:
     """The release as it would be uploaded, read from ``folder`` alone (no Hub call)."""
     sizes = {p: len(v) if isinstance(v, bytes) else v.stat().st_size for p, v in staged.items()}
-    out = [f"dry run: the release in {folder}: {len(staged)} files, {_size(sum(sizes.values()))}, to {repo_id}@{branch} "
+    total = _size(sum(sizes.values()))
+    out = [f"dry run: the release in {folder}: {len(staged)} files, {total}, to {repo_id}@{branch} "
            f"as tag {tag}"]
     out += [f"  upload {p} ({_size(n)})" for p, n in sizes.items()]
     return out
