@@ -21,6 +21,7 @@ import argparse
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from harness import HARNESS_VERSION, registry
@@ -205,7 +206,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--responder", required=True, help="responder spec: rule, openai:MODEL, vllm:..., hf:...")
     p.add_argument("--responder-opt", action="append", metavar="KEY=VALUE", help="responder option (repeatable)")
     p.add_argument("--out", required=True, help="output directory (created; an existing one is resumed)")
-    p.add_argument("--dataset", help="the run's dataset file, if not at the path recorded in its run.json")
+    p.add_argument("--dataset", help="the run's dataset (a file, or an export folder for a run made from one), if not "
+                                     "where its run.json says")
     p.add_argument("--max-concurrent", type=int, help="instances in flight at once (default: all)")
     p.add_argument("--fsync", choices=("step", "each"), default="step")
     p.add_argument("--quiet", action="store_true")
@@ -289,12 +291,22 @@ def rejudge(run_path: str, responder_spec: str, options: dict[str, str], out: st
 
 
 def _instances(info: dict[str, Any], override: str | None, sha256: str | None) -> dict[str, dict[str, Any]]:
-    path = override or (info.get("dataset") or {}).get("path")
-    if not path:
-        raise HarnessError("the run's run.json names no dataset file; pass --dataset FILE")
-    data = load_dataset(path)
+    """The run's instances, reopened as the run recorded them: a JSONL path, or an export folder's or Hub
+    release's config (``dataset.source``: folder or repo id, config, resolved commit); ``--dataset`` overrides."""
+    recorded = info.get("dataset") or {}
+    source = recorded.get("source") if isinstance(recorded.get("source"), dict) else None
+    if override:
+        config = source.get("config") if source and not Path(override).is_file() else None
+        data = load_dataset(override, config=config)
+    elif source and source.get("source"):
+        revision = source.get("resolved_revision") or source.get("revision") if source.get("kind") == "hub" else None
+        data = load_dataset(source["source"], config=source.get("config"), revision=revision)
+    elif recorded.get("path"):
+        data = load_dataset(recorded["path"])
+    else:
+        raise HarnessError("the run's run.json names no dataset; pass --dataset FILE|FOLDER")
     if sha256 and data.sha256 != sha256:
-        raise ConfigMismatch(f"{path}: sha256 {data.sha256} is not the dataset the run was made on ({sha256}); "
+        raise ConfigMismatch(f"{data.path}: sha256 {data.sha256} is not the dataset the run was made on ({sha256}); "
                              "pass the right file with --dataset")
     return {inst["id"]: inst for inst in data.instances}
 
