@@ -227,3 +227,32 @@ def test_the_generator_prints_a_table_and_json_on_request(world: Path) -> None:
 def test_what_the_readme_and_inspect_write_is_ignored_by_git() -> None:
     ignored = (ROOT / ".gitignore").read_text().splitlines()
     assert "/zs.jsonl" in ignored and "/logs/" in ignored
+
+
+def test_elenchos_sessions_need_triplets_in_one_line(world: Path) -> None:
+    proc = run("-m", "generators", "elenchos", "--max-k", "2", "--sessions", "--out", "ed2", cwd=world)
+    one_line(proc, "error: --sessions needs --max-k 3 or more (the Benchmark's sets have 3 mutations); got --max-k 2")
+    assert not (world / "ed2").exists()
+
+
+# ------------------------------------------------------------------------------------- 4: the probe example
+def test_the_readmes_probe_example_runs_and_a_non_probe_exits_2(world: Path) -> None:
+    proc = run("-m", "lambdapy", "probe", "--mutations", "ID_04,ID_06", str(ROOT / "lambdapy/examples/plus.lp"),
+               cwd=world)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["result"] == "Succ (Succ (Succ (Succ Zero))) : Nat"  # 2 + 3 = 4 with ID_04,06
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```text\n", 1)[1].split("```", 1)[0]  # the README's LambdaPy block, pasted into a file
+    (world / "pasted.lp").write_text(block, encoding="utf-8")
+    proc = run("-m", "lambdapy", "probe", "pasted.lp", cwd=world)
+    one_line(proc, "pasted.lp: not a probe (probe_error: only assume and let statements may precede the final eval")
+    assert json.loads(proc.stdout)["epsilon"].startswith("probe_error: ")
+    proc = run("-m", "lambdapy", "diff", "--a", "ID_08", "--b", "none", "pasted.lp", cwd=world)
+    one_line(proc, "pasted.lp: not a probe (probe_error")
+
+
+# ------------------------------------------------------------------------------------------- 10: progress
+def test_the_family_computation_says_it_started(world: Path) -> None:
+    proc = run("-m", "generators", "elenchos", "--max-k", "1", "--out", "ed1", cwd=world)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("computing F_<=1 under both Pi_RSA and both rules")
