@@ -41,7 +41,7 @@ def _first_record(path: Path) -> dict | None:
     line = head.split(b"\n", 1)[0]
     try:
         record = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # the file's own reader reports what is wrong
         return None
     return record if isinstance(record, dict) else None
 
