@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -256,3 +258,19 @@ def test_the_family_computation_says_it_started(world: Path) -> None:
     proc = run("-m", "generators", "elenchos", "--max-k", "1", "--out", "ed1", cwd=world)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.startswith("computing F_<=1 under both Pi_RSA and both rules")
+
+
+@pytest.mark.skipif(shutil.which("script") is None or sys.platform != "linux", reason="needs util-linux script")
+def test_rejudge_shows_progress_on_a_terminal_only(world: Path) -> None:
+    made = run(str(ROOT / "run_eval.py"), "mira", "--dataset", "zs.jsonl", "--limit", "3", "--out", "runs/src-bar",
+               "--quiet", cwd=world)
+    assert made.returncode == 0, made.stderr
+    command = f"stty cols 100 rows 40; {shlex.quote(sys.executable)} {ROOT / 'run_eval.py'} rejudge runs/src-bar " \
+              "--responder rule --out runs/rj-bar"
+    on_terminal = subprocess.run(["script", "-qec", command, "/dev/null"], cwd=world, capture_output=True, text=True,
+                                 timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert on_terminal.returncode == 0, on_terminal.stdout[-2000:]
+    assert "rejudge: 100%" in on_terminal.stdout and "3/3" in on_terminal.stdout
+    piped = run(str(ROOT / "run_eval.py"), "rejudge", "runs/src-bar", "--responder", "rule", "--out", "runs/rj-bar2",
+                cwd=world)
+    assert piped.returncode == 0 and "rejudge:" not in piped.stderr

@@ -18,11 +18,14 @@ Privileged responders (``rule``) need the instance records: the dataset file rec
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from tqdm import tqdm
 
 from harness import HARNESS_VERSION, registry
 from harness.errors import ConfigMismatch, HarnessError
@@ -264,9 +267,16 @@ def rejudge(run_path: str, responder_spec: str, options: dict[str, str], out: st
             started = time.perf_counter()
             session = {"start": now_iso(), "resumed_with": len(done.records), "instances": len(todo)}
             episodes = (RejudgeEpisode(r, instances.get(r["instance_id"]), responder.privileged) for r in todo)
-            with target.writer(fsync) as writer:
-                stats = run_episodes(episodes, {RESPONDER: responder.respond}, [RESPONDER],
-                                     lambda finished: writer.write(ep.line() for ep in finished), max_concurrent)
+            # progress on a terminal only (tqdm's disable=None), as run_eval.py mira shows it
+            bar = tqdm(total=len(records), initial=len(done.records), unit="inst", desc="rejudge", disable=None,
+                       file=sys.stderr)
+            with target.writer(fsync) as writer, bar:
+                def on_finished(finished: list[RejudgeEpisode]) -> None:
+                    writer.write(ep.line() for ep in finished)
+                    bar.update(len(finished))
+
+                stats = run_episodes(episodes, {RESPONDER: responder.respond}, [RESPONDER], on_finished,
+                                     max_concurrent)
             session.update(end=now_iso(), wall_s=round(time.perf_counter() - started, 3), scheduler=stats.as_dict())
             new_info["sessions"].append(session)
         finally:
