@@ -274,3 +274,12 @@ def test_rejudge_shows_progress_on_a_terminal_only(world: Path) -> None:
     piped = run(str(ROOT / "run_eval.py"), "rejudge", "runs/src-bar", "--responder", "rule", "--out", "runs/rj-bar2",
                 cwd=world)
     assert piped.returncode == 0 and "rejudge:" not in piped.stderr
+
+
+def test_a_sessions_file_that_is_not_utf8_is_a_line_not_a_traceback(world: Path) -> None:
+    (world / "latin1.jsonl").write_bytes(b'{"id": "caf\xe9"}\n')
+    proc = run(str(ROOT / "run_eval.py"), "elenchos", "--sessions", "latin1.jsonl", "--out", "runs/latin1", cwd=world)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines() == ["error: 1 problem(s):",
+                                        "latin1.jsonl:1: not UTF-8 text (byte 12 is 0xE9); JSONL files are UTF-8"]
+    assert not (world / "runs" / "latin1").exists()

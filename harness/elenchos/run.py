@@ -44,6 +44,7 @@ from harness.rundir import (
 )
 from harness.scheduler import fail_episode, run_episodes
 from schemas import schema_errors
+from verifiers.jsonl import parse_json_line
 
 ROLE = "elenchos.agent"
 SRA_SPECS = ("sra", "simple_reflex_agent")
@@ -94,13 +95,16 @@ def load_sessions(cfg: ElenchosRunConfig) -> tuple[list[dict[str, Any]], str | d
         if not path.exists():
             raise HarnessError(f"{path}: no such sessions file")
         records, errors, seen = [], [], set()
-        for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise HarnessError(f"{path}: cannot read sessions: {exc.strerror or exc}") from None
+        for lineno, raw in enumerate(data.split(b"\n"), start=1):
             if not raw.strip():
                 continue
-            try:
-                record = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                errors.append(InputError(str(path), lineno, f"not JSON: {exc.msg}"))
+            record, problem = parse_json_line(raw)  # the one reader of input lines: no traceback on any bytes
+            if problem is not None:
+                errors.append(InputError(str(path), lineno, problem))
                 continue
             problems = validate_session(record)
             rid = record.get("id") if isinstance(record, dict) else None
