@@ -147,11 +147,13 @@ def test_the_wrong_folder_or_file_says_what_it_is_in_one_line(world: Path) -> No
 
 
 def test_validate_names_what_to_do_with_an_export_folder_or_a_parquet_file(world: Path) -> None:
-    one_line(run("-m", "verifiers", "validate", "MIRA-MATH", cwd=world),
-             "MIRA-MATH is an export folder; validate a config as JSONL: python -m builder to-jsonl MIRA-MATH")
-    one_line(run("-m", "verifiers", "validate", str(parquet_of(world)), cwd=world),
-             "is a Parquet file, not JSONL; write it as JSONL: python -m builder to-jsonl")
-    one_line(run("-m", "verifiers", "validate", "elenchos-data/ladder.jsonl", cwd=world), "holds Elenchos sessions")
+    for command in (["validate"], ["check-answer", "--id", "x", "1", "--dataset"]):
+        one_line(run("-m", "verifiers", *command, "MIRA-MATH", cwd=world),
+                 "MIRA-MATH is an export folder, not a JSONL file; python -m builder to-jsonl MIRA-MATH --config "
+                 "mira_zero_shot --out FILE.jsonl writes one")
+        one_line(run("-m", "verifiers", *command, str(parquet_of(world).relative_to(world)), cwd=world),
+                 "is a Parquet file, not JSONL; python -m builder to-jsonl MIRA-MATH --config mira_zero_shot")
+        one_line(run("-m", "verifiers", *command, "elenchos-data/ladder.jsonl", cwd=world), "holds Elenchos sessions")
 
 
 def test_many_bad_lines_print_a_few_and_a_count(world: Path) -> None:

@@ -12,11 +12,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from generators.argtypes import count
-from generators.sources import MIRA, is_export, is_parquet, wrong_kind
 from verifiers import check_answer
+from verifiers.jsonl import not_a_jsonl_file
 from verifiers.reference import cli as reference_cli
 from verifiers.validate import validate_file
 
@@ -43,7 +42,7 @@ def validate_files(paths: list[str], max_errors: int, jobs: int) -> int:
     """Validate each file; one JSON summary line per file on stdout, the errors on stderr."""
     total_errors = 0
     for path in paths:
-        problem = _not_a_jsonl_file(path)
+        problem = not_a_jsonl_file(path)
         if problem:
             print(problem, file=sys.stderr)
             return 2
@@ -66,25 +65,6 @@ def validate_files(paths: list[str], max_errors: int, jobs: int) -> int:
     if total_errors > max_errors:
         print(f"... {total_errors - max_errors} more error(s) not printed (--max-errors {max_errors})", file=sys.stderr)
     return 1 if total_errors else 0
-
-
-def _not_a_jsonl_file(path: str) -> str | None:
-    """One line for an export folder, a Parquet file or a file of another kind (``generators.sources``)."""
-    to_jsonl = "python -m builder to-jsonl {folder} --config {config} --out FILE.jsonl, then validate FILE.jsonl"
-    if is_export(Path(path)):
-        return (f"{path} is an export folder; validate a config as JSONL: "
-                + to_jsonl.format(folder=path, config="mira_zero_shot")
-                + f" (python -m builder verify {path} checks the whole export)")
-    if is_parquet(Path(path)):
-        folder, config = Path(path).parent.parent, Path(path).parent.name
-        if not is_export(folder):
-            folder, config = Path("FOLDER"), "CONFIG"
-        return f"{path} is a Parquet file, not JSONL; write it as JSONL: " + to_jsonl.format(folder=folder,
-                                                                                           config=config)
-    problem = wrong_kind(path, MIRA, "validate")
-    if problem is None and Path(path).is_dir():
-        return f"{path} is a folder with no MIRA-Math JSONL file; validate takes JSONL files"
-    return problem
 
 
 if __name__ == "__main__":
