@@ -124,6 +124,8 @@ def expand_runs(paths: list[str]) -> list[str]:
         if inside:
             names = ", ".join(Path(p).name for p in inside)
             print(f"{path} is a folder of {len(inside)} run(s); scoring each: {names}", file=sys.stderr)
+        elif Path(path).is_file():
+            raise HarnessError(f"{path} is a file; score takes run directories (the --out folder of a run)")
         elif not Path(path).is_dir():
             raise HarnessError(f"{path}: no such run directory")
         elif not ((Path(path) / "run.json").exists() or (Path(path) / "transcripts.jsonl").exists()):

@@ -134,6 +134,7 @@ def _wrong_sources(world: Path) -> list[tuple[list[str], str]]:
         (["elenchos", "--sessions", "zs.jsonl"], "zs.jsonl holds MIRA-Math instances, not Elenchos sessions"),
         (["score", "data"], "data is not a run directory (no run.json) and holds none"),
         (["score", "no-such-run"], "no-such-run: no such run directory"),
+        (["score", "zs.jsonl"], "zs.jsonl is a file; score takes run directories"),
     ]
 
 
