@@ -20,6 +20,16 @@ def _csv(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+def _config(name: str) -> str:
+    from builder.registry import canonical_config
+
+    return canonical_config(name)
+
+
+def _configs(text: str) -> list[str]:
+    return [_config(name) for name in _csv(text)]
+
+
 def _message(exc: BaseException) -> str:
     """The error's text, not its repr (``str(KeyError("x"))`` is ``"'x'"``)."""
     return str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
@@ -37,7 +47,7 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--difficulties", type=_difficulties, help="MIRA-Math difficulties (default 1,2,3)")
     e.add_argument("--families", type=_csv, help="MIRA-Math families, comma-separated (default: all registered)")
     e.add_argument("--repetitions", type=int, help="Elenchos sessions per (level, mutation set) (default 5)")
-    e.add_argument("--configs", type=_csv, help="configs to export, comma-separated (default: all available)")
+    e.add_argument("--configs", type=_configs, help="configs to export, comma-separated (default: all available)")
     e.add_argument("--num-proc", type=int, help="generation processes (the output is the same for any value)")
     e.add_argument("--code-commit", help="record this commit instead of asking git")
     e.add_argument("--code-repo", help="code repository URL for the card's links (default: builder.mira_elenchos."
@@ -68,7 +78,8 @@ def parser() -> argparse.ArgumentParser:
 
     j = sub.add_parser("to-jsonl", help="write one config's split of an export folder back as canonical JSONL")
     j.add_argument("folder", help="an export folder (python -m builder export, or a downloaded Hub release)")
-    j.add_argument("--config", default="mira_zero_shot")
+    j.add_argument("--config", default="mira_zero_shot", type=_config,
+                   help="the config to write (mira_zero_shot, mira_four_shot, elenchos_ladder, ...)")
     j.add_argument("--split", default="test")
     j.add_argument("--out", required=True)
 
@@ -129,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     if args.command == "publish":
+        from builder.hub import unreachable_errors, unreachable_message
         from builder.publish import PublishError, publish
 
         try:
@@ -147,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         except PublishError as exc:
             print(f"publish: {exc}", file=sys.stderr)
             return 1
+        except unreachable_errors() as exc:
+            print(f"publish: {unreachable_message(exc)}", file=sys.stderr)
+            return 2
         return 0
 
     if args.command == "to-jsonl":

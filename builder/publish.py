@@ -313,6 +313,17 @@ def plan_lines(repo_id: str, branch: str, tag: str, remote: Remote, changes: Cha
     return out
 
 
+def local_plan_lines(folder: Path, staged: Mapping[str, bytes | Path], repo_id: str, branch: str, tag: str
+                     ) -> list[str]:
+    """The release as it would be uploaded, read from ``folder`` alone (no Hub call)."""
+    sizes = {p: len(v) if isinstance(v, bytes) else v.stat().st_size for p, v in staged.items()}
+    total = _size(sum(sizes.values()))
+    out = [f"dry run: the release in {folder}: {len(staged)} files, {total}, to {repo_id}@{branch} "
+           f"as tag {tag}"]
+    out += [f"  upload {p} ({_size(n)})" for p, n in sizes.items()]
+    return out
+
+
 def publish(
     folder: str | Path,
     repo_id: str,
@@ -349,6 +360,9 @@ def publish(
         raise PublishError(f"--tag {tag!r}: use letters, digits, '.', '_' and '-' (at most 128)")
     branch = revision or "main"
     staged = staged_files(folder, manifest, repo_id, tag)
+    if dry_run:  # what is local first: it is shown even when the Hub cannot be reached
+        for line in local_plan_lines(folder, staged, repo_id, branch, tag):
+            log(line)
 
     from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
     from huggingface_hub.errors import HfHubHTTPError

@@ -108,10 +108,20 @@ def register(spec: ConfigSpec) -> ConfigSpec:
     return spec
 
 
+# The four-shot regime's config is named mira_few_shot on the Hub (the export's folder and card); the
+# command lines also accept the name the docs use, mira_four_shot.
+CONFIG_ALIASES = {"mira_four_shot": "mira_few_shot", "mira_four_shot_notice": "mira_few_shot_notice"}
+
+
+def canonical_config(name: str) -> str:
+    """The registered name of ``name`` (``mira_four_shot`` is ``mira_few_shot``); others unchanged."""
+    return CONFIG_ALIASES.get(name, name)
+
+
 def get_spec(name: str) -> ConfigSpec:
     _load_builtin()
     try:
-        return REGISTRY[name]
+        return REGISTRY[canonical_config(name)]
     except KeyError:
         raise KeyError(f"unknown config {name!r}; known: {', '.join(REGISTRY)}") from None
 

@@ -265,6 +265,8 @@ def _hub_manifest(repo_id: str, revision: str | None) -> tuple[dict[str, Any] | 
     from huggingface_hub import HfApi
     from huggingface_hub.errors import EntryNotFoundError, HfHubHTTPError
 
+    from builder.hub import unreachable_errors, unreachable_message
+
     api = HfApi()
     try:
         commit = api.dataset_info(repo_id, revision=revision).sha
@@ -273,6 +275,8 @@ def _hub_manifest(repo_id: str, revision: str | None) -> tuple[dict[str, Any] | 
             manifest = json.loads(Path(path).read_text(encoding="utf-8"))
     except EntryNotFoundError:
         return None, commit
+    except unreachable_errors() as exc:
+        raise RowsError(f"{repo_id}: {unreachable_message(exc)}") from None
     except (HfHubHTTPError, OSError, ValueError) as exc:
         raise RowsError(f"{repo_id}{'@' + revision if revision else ''}: cannot read the release: {exc}") from None
     return _checked(manifest, f"{repo_id}@{revision or 'main'}: {MANIFEST}"), commit

@@ -15,6 +15,8 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("table6", help="the paper's Table 5 / Table 6 against our family (Markdown)")
     p.add_argument("--out", default="docs/elenchos-table6.md", help="output file ('-' for stdout)")
     args = parser.parse_args(argv)
+    print("computing the configuration family under both Pi_RSA and both rules (about 5-10 s) ...",
+          file=sys.stderr, flush=True)
     fams = families()
     text = render(fams)
     if args.out == "-":

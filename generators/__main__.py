@@ -47,6 +47,9 @@ def add_mira_parser(sub: argparse._SubParsersAction) -> None:
                    help="the ablation views: A is also told which slot is missing (view_variant slot_notice)")
     p.add_argument("--jobs", type=count(1), default=1, help="worker processes (output is identical; default 1)")
     p.add_argument("--out", required=True, help="output JSONL file (written atomically; replaced only on success)")
+    p.add_argument("--json", action="store_true",
+                   help="print the summary as one JSON line (file, sha256, counts per family/difficulty) instead of "
+                        "a table")
 
 
 def _usage_problem(args: argparse.Namespace) -> str | None:
@@ -127,8 +130,25 @@ def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = 
         "view_variant": "slot_notice" if args.slot_notice else "default",
         "counts": dict(counts),
     }
-    print(json.dumps(summary, indent=None))
+    print(json.dumps(summary, indent=None) if args.json else summary_table(summary))
     return 0
+
+
+def summary_table(summary: dict) -> str:
+    """The summary for a person: one header line, then instances per family and difficulty."""
+    regime = "four-shot" if summary["few_shot"] else "zero-shot"
+    lines = [f"{summary['file']}: {summary['instances']} instances ({regime}, seed {summary['seed']}, generator "
+             f"{summary['generator_version']}), sha256 {summary['sha256']}"]
+    by_family: dict[str, dict[str, int]] = {}
+    for key, n in summary["counts"].items():
+        family, _, difficulty = key.partition("/")
+        by_family.setdefault(family, {})[difficulty] = n
+    columns = sorted({d for row in by_family.values() for d in row})
+    width = max(len("family"), *map(len, by_family))
+    lines.append(f"{'family':<{width}}  " + "  ".join(f"{c:>4}" for c in columns))
+    for family, row in by_family.items():
+        lines.append(f"{family:<{width}}  " + "  ".join(f"{row.get(c, 0):>4}" for c in columns))
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,7 +31,7 @@ def build_parser(plugins: dict[str, Benchmark]) -> argparse.ArgumentParser:
         p = sub.add_parser(plugin.name, help=plugin.help)
         plugin.add_arguments(p)
     p = sub.add_parser("score", help="recompute metrics and reports from run directories (no model calls)")
-    p.add_argument("runs", nargs="+", help="run directories")
+    p.add_argument("runs", nargs="+", help="run directories, or a folder of them (e.g. runs/default: each run in it)")
     p.add_argument("--compare-out", help="directory for the comparison of several runs (tables, figures)")
     p.add_argument("--no-figures", action="store_true")
     p = sub.add_parser("main", help="the README's main job: regenerate data, run the deterministic defaults")
@@ -107,9 +107,37 @@ def quiet_libraries() -> None:
         disable_progress_bars()
 
 
+def runs_inside(path: str) -> list[str]:
+    """The run directories directly inside ``path`` (e.g. ``runs/default`` of the main job), stale ones left out."""
+    folder = Path(path)
+    if not folder.is_dir() or (folder / "run.json").exists() or (folder / "transcripts.jsonl").exists():
+        return []
+    return [str(child) for child in sorted(folder.iterdir())
+            if child.is_dir() and (child / "run.json").is_file() and ".stale-" not in child.name]
+
+
+def expand_runs(paths: list[str]) -> list[str]:
+    """``paths`` with each folder of runs replaced by the runs inside it (said on stderr)."""
+    expanded: list[str] = []
+    for path in paths:
+        inside = runs_inside(path)
+        if inside:
+            names = ", ".join(Path(p).name for p in inside)
+            print(f"{path} is a folder of {len(inside)} run(s); scoring each: {names}", file=sys.stderr)
+        elif Path(path).is_file():
+            raise HarnessError(f"{path} is a file; score takes run directories (the --out folder of a run)")
+        elif not Path(path).is_dir():
+            raise HarnessError(f"{path}: no such run directory")
+        elif not ((Path(path) / "run.json").exists() or (Path(path) / "transcripts.jsonl").exists()):
+            raise HarnessError(f"{path} is not a run directory (no run.json) and holds none; pass the --out folder "
+                               "of run_eval.py mira|elenchos|rejudge|import-inspect, or a folder of them")
+        expanded.extend(inside or [path])
+    return expanded
+
+
 def score(args: argparse.Namespace, plugins: dict[str, Benchmark]) -> int:
     by_benchmark: dict[str, list[str]] = {}
-    for path in args.runs:
+    for path in expand_runs(args.runs):
         info = RunDir(path).load_info()
         name = info.get("benchmark", "mira") if info else "mira"
         by_benchmark.setdefault(name, []).append(path)

@@ -24,7 +24,7 @@ class InputError(HarnessError):
 class InputErrors(HarnessError):
     """Several ``InputError``s found in one pass (all are reported, the first ``limit`` printed)."""
 
-    def __init__(self, errors: list[InputError], limit: int = 20):
+    def __init__(self, errors: list[InputError], limit: int = 5):
         shown = "\n".join(str(e) for e in errors[:limit])
         more = f"\n... and {len(errors) - limit} more" if len(errors) > limit else ""
         super().__init__(f"{len(errors)} problem(s):\n{shown}{more}")

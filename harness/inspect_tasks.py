@@ -2,6 +2,7 @@
 
     inspect eval harness/inspect_tasks.py@mira_math -T config=mira_zero_shot -T responder=rule --model PROVIDER/MODEL
     inspect eval harness/inspect_tasks.py@mira_math -T dataset=data/mira_zero_shot.jsonl --model ...
+    inspect eval mira_elenchos/mira_math -T dataset=data/mira_zero_shot.jsonl --model ...   (the entry point)
     inspect eval harness/inspect_tasks.py@elenchos -T suite=benchmark --model PROVIDER/MODEL
     python run_eval.py import-inspect logs/FILE.eval --out runs/NAME      (then run_eval.py score runs/NAME)
 
@@ -11,12 +12,31 @@ scores our own metrics, so a run here and a run of ``run_eval.py`` with the same
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, task
 
 from harness.inspect_adapter.elenchos import elenchos_task
 from harness.inspect_adapter.mira import DEFAULT_CONFIG, mira_task
+
+TASK_DIR = Path(__file__).resolve().parent
+
+
+def from_caller(path: str | None) -> str | None:
+    """``path`` relative to the directory ``inspect eval`` was started in.
+
+    inspect runs a task file's code inside the file's folder (``harness/``), so a relative ``-T dataset=...``
+    would be read from there; the shell's ``$PWD`` still names the caller's directory. A path that is
+    absolute, already there from here, or not there from ``$PWD`` either (a Hub repo id) is kept as given.
+    """
+    if not path or Path(path).is_absolute() or Path.cwd().resolve() != TASK_DIR:
+        return path
+    caller = os.environ.get("PWD")
+    if not caller or Path(caller).resolve() == TASK_DIR or not (Path(caller) / path).exists():
+        return path
+    return str(Path(caller) / path)
 
 
 @task
@@ -29,8 +49,10 @@ def mira_math(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: 
     Args:
         dataset: a MIRA-Math JSONL file, one of our export folders or a Hub repo id ``ORG/NAME`` (default:
             generate ``config`` here).
-        config: builder config (``mira_zero_shot``, ``mira_few_shot``) to read from an export or generate.
-        regime: ``auto`` (four-shot iff every instance has worked examples), ``zero_shot`` or ``four_shot``.
+        config: builder config (``mira_zero_shot``, ``mira_four_shot`` also spelled ``mira_few_shot``) to read from
+            an export or generate.
+        regime: ``auto`` (four-shot iff every instance has worked examples), ``zero_shot`` or ``four_shot``
+            (also spelled ``few_shot``).
         condition: ``standard`` or ``oracle_hint`` (no responder; the hint is given up front).
         responder: a ``mira.responder`` spec of ``run_eval.py agents`` (``rule``, ``openai:MODEL``, ...).
         responder_options: responder options, ``"k=v,k2=v2"`` or a mapping.
@@ -41,7 +63,7 @@ def mira_math(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: 
         time_limit: inspect's per-sample time limit in seconds.
         revision: with a Hub repo id: branch, release tag or commit (default main).
     """
-    return mira_task(dataset, config, regime, condition, responder, responder_options, after_offer, limit,
+    return mira_task(from_caller(dataset), config, regime, condition, responder, responder_options, after_offer, limit,
                      message_limit, token_limit, time_limit, revision)
 
 
@@ -63,4 +85,5 @@ def elenchos(suite: str = "ladder", sessions: str | None = None, config: str | N
         token_limit: inspect's per-sample token limit.
         time_limit: inspect's per-sample time limit in seconds.
     """
-    return elenchos_task(suite, sessions, config, seed, repetitions, limit, message_limit, token_limit, time_limit)
+    return elenchos_task(suite, from_caller(sessions), config, seed, repetitions, limit, message_limit, token_limit,
+                         time_limit)

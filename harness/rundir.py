@@ -274,12 +274,18 @@ class RunDir:
 BENCHMARK_NAMES = {"mira": "MIRA-Math", "elenchos": "Elenchos"}
 
 
+def with_article(name: str) -> str:
+    """The name with its article: a MIRA-Math, an Elenchos."""
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
+
+
 def check_benchmark(info: dict[str, Any], config: dict[str, Any], where: Path) -> None:
     """A run directory of one benchmark is never resumed by another."""
     was = info.get("benchmark") or info.get("config", {}).get("benchmark")
     now = config.get("benchmark")
     if was and now and was != now:
-        raise ConfigMismatch(f"{where} is a {BENCHMARK_NAMES.get(was, was)} run, not {BENCHMARK_NAMES.get(now, now)}; "
+        raise ConfigMismatch(f"{where} is {with_article(BENCHMARK_NAMES.get(was, was))} run, not "
+                             f"{BENCHMARK_NAMES.get(now, now)}; "
                              "use a new --out directory")
 
 

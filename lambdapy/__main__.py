@@ -7,6 +7,10 @@
   kernels and print both observations and the diff as JSON.
 
 A mutation list is comma-separated IDs (``ID_04,ID_06``, ``4,6``) or ``none``.
+
+Exit status of ``probe`` and ``diff``: 0 when the kernels observed the probe, accepted or rejected (a
+``type_error`` is an observation); 2 when the source is not a probe at all (``parse_error``, ``probe_error``:
+no kernel saw it), with the observation still printed and one line on stderr saying why.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import sys
 
 from .kernel import Kernel
 from .mutations import parse_mutations
-from .observation import diff
+from .observation import Observation, diff
 from .repl import run_repl
 
 
@@ -34,6 +38,19 @@ def _read(path: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise SourceError(f"{path}: not UTF-8 text (invalid byte at offset {error.start})") from None
+
+
+NOT_A_PROBE = ("parse_error", "probe_error")
+
+
+def _not_a_probe(source: str, observation: Observation) -> int:
+    """2 (and one line on stderr) when the source is not a probe; 0 when a kernel observed it."""
+    if observation.epsilon is None or observation.epsilon[0] not in NOT_A_PROBE:
+        return 0
+    where = "standard input" if source == "-" else source
+    print(f"{where}: not a probe ({observation.epsilon_text}); a probe is any number of assume/let lines "
+          "followed by one final eval", file=sys.stderr)
+    return 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             config = parse_mutations(args.probe_mutations or args.mutations)
             observation = Kernel(config).probe(_read(args.source))
             print(json.dumps(observation.to_json(), ensure_ascii=False))
-            return 0
+            return _not_a_probe(args.source, observation)
         if args.command == "diff":
             source = _read(args.source)
             config_a, config_b = parse_mutations(args.a), parse_mutations(args.b)
@@ -69,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                 "diff": diff(obs_a, obs_b),
             }
             print(json.dumps(report, ensure_ascii=False, indent=2))
-            return 0
+            return _not_a_probe(args.source, obs_a)
         config = parse_mutations(getattr(args, "repl_mutations", None) or args.mutations)
     except KeyError as error:
         parser.error(str(error.args[0]) if error.args else "unknown mutation id")

@@ -16,6 +16,7 @@ import sys
 
 from generators.argtypes import count
 from verifiers import check_answer
+from verifiers.jsonl import not_a_jsonl_file
 from verifiers.reference import cli as reference_cli
 from verifiers.validate import validate_file
 
@@ -42,6 +43,10 @@ def validate_files(paths: list[str], max_errors: int, jobs: int) -> int:
     """Validate each file; one JSON summary line per file on stdout, the errors on stderr."""
     total_errors = 0
     for path in paths:
+        problem = not_a_jsonl_file(path)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
         try:
             result = validate_file(path, jobs=jobs, keep=max(0, max_errors - total_errors))
         except OSError as exc:

@@ -17,7 +17,7 @@ from typing import Any
 from generators.answers import answers_equal, decode_answer, format_answer
 from verifiers import safejson
 from verifiers.answers import AnswerParseError, parse_answer
-from verifiers.jsonl import iter_lines, parse_json_line
+from verifiers.jsonl import iter_lines, not_a_jsonl_file, parse_json_line
 from verifiers.replies import read_solver_reply
 
 
@@ -76,6 +76,10 @@ def check(instance: dict[str, Any], text: str) -> tuple[bool, list[str]]:
 
 def run(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.answer == "-" else args.answer
+    problem = not_a_jsonl_file(args.dataset)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     try:
         instance = find_instance(args.dataset, args.id)
     except OSError as exc:

@@ -21,6 +21,7 @@ from tqdm import tqdm
 from elenchos import ELENCHOS_VERSION
 from elenchos.family import PI_RSA_CHOICES, family, level0_probes
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions, suite_of
+from generators.sources import SESSIONS, wrong_kind
 from harness import HARNESS_VERSION, registry
 from harness.elenchos import PROTOCOL_VERSION
 from harness.elenchos.episode import AGENT, ElenchosEpisode
@@ -43,6 +44,7 @@ from harness.rundir import (
 )
 from harness.scheduler import fail_episode, run_episodes
 from schemas import schema_errors
+from verifiers.jsonl import parse_json_line
 
 ROLE = "elenchos.agent"
 SRA_SPECS = ("sra", "simple_reflex_agent")
@@ -81,6 +83,9 @@ def validate_session(record: Any) -> list[str]:
 
 def load_sessions(cfg: ElenchosRunConfig) -> tuple[list[dict[str, Any]], str | dict[str, Any]]:
     """The sessions to run (a JSONL file, a release, or generated from the suite/seed/repetitions) and their source."""
+    problem = wrong_kind(cfg.sessions_file, SESSIONS, "--sessions") if cfg.sessions_file else None
+    if problem:
+        raise HarnessError(problem)
     if cfg.sessions_file and _is_release(cfg.sessions_file):
         records, source = _release_sessions(cfg)
     elif cfg.sessions_config or cfg.sessions_revision:
@@ -90,13 +95,16 @@ def load_sessions(cfg: ElenchosRunConfig) -> tuple[list[dict[str, Any]], str | d
         if not path.exists():
             raise HarnessError(f"{path}: no such sessions file")
         records, errors, seen = [], [], set()
-        for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise HarnessError(f"{path}: cannot read sessions: {exc.strerror or exc}") from None
+        for lineno, raw in enumerate(data.split(b"\n"), start=1):
             if not raw.strip():
                 continue
-            try:
-                record = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                errors.append(InputError(str(path), lineno, f"not JSON: {exc.msg}"))
+            record, problem = parse_json_line(raw)  # the one reader of input lines: no traceback on any bytes
+            if problem is not None:
+                errors.append(InputError(str(path), lineno, problem))
                 continue
             problems = validate_session(record)
             rid = record.get("id") if isinstance(record, dict) else None

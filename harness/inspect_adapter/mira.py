@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import threading
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ TOOL_PROMPT_VERSION = "mira-solver-tools/2"  # /2: built on mira-solver/3
 STORE_TRANSCRIPT = "mira_transcript"
 STORE_RUN = "mira_run"
 DEFAULT_CONFIG = "mira_zero_shot"
+UNDEFINED = float("nan")  # a per-sample score that is not defined (our None); skipped by defined_mean
 SCORE_KEYS = ("correct", "answered", "requests", "offers", "declines", "first_request_success", "tokens", "O", "C",
               "p_integration_fail", "p_no_canonical", "solver_parse_errors", "hit_rate")
 
@@ -214,6 +216,9 @@ def load_instances(dataset: str | None, config: str, limit: int | None, revision
     """A JSONL file (checked as ``run_eval.py mira`` does), one of our export folders, a Hub repo id (read, checked
     and recorded as ``run_eval.py mira --dataset ORG/NAME --config C --revision R`` does), or a builder config's
     records generated here (the default split's parameters; only the first ``limit`` are generated)."""
+    from builder.registry import canonical_config
+
+    config = canonical_config(config)
     if revision and not (dataset and _is_hub_repo(dataset)):
         raise HarnessError("revision is for a Hub repo id given as dataset")
     if dataset:
@@ -329,10 +334,11 @@ def mira_solver(run: dict[str, Any], responder: Responder | RoleResponder | None
 
 @metric
 def defined_mean() -> Metric:
-    """Mean over the samples where the value is defined (our ``hit_rate``: instances with responder messages)."""
+    """Mean over the samples where the value is defined (our ``hit_rate``: instances with responder messages);
+    an undefined value is NaN in the score dict."""
 
     def compute(scores: list[SampleScore]) -> float:
-        values = [s.score.value for s in scores if isinstance(s.score.value, int | float)]
+        values = [v for v in (s.score.value for s in scores) if isinstance(v, int | float) and not math.isnan(v)]
         return sum(values) / len(values) if values else float("nan")
 
     return compute
@@ -355,7 +361,8 @@ def score_of(record: dict[str, Any]) -> Score:
     value = {key: m[key] for key in SCORE_KEYS if key in m}
     value["p_integration_fail"] = m["C"] * (1 - m["F"])
     value["p_no_canonical"] = (1 - m["C"]) * (1 - m["F"])
-    value["hit_rate"] = m["hit_rate"]
+    # undefined (no responder message): NaN, not None, which inspect's reducers would count as 0 (with a warning)
+    value["hit_rate"] = UNDEFINED if m["hit_rate"] is None else m["hit_rate"]
     normalized = (record.get("final_answer") or {}).get("normalized")
     if normalized is not None and not isinstance(normalized, str):
         normalized = json.dumps(normalized, ensure_ascii=False, sort_keys=True)

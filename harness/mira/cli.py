@@ -30,8 +30,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="MIRA-Math JSONL (python -m generators mira ...), an export folder (python -m builder "
                         "export) or a Hub dataset repo id ORG/NAME")
     p.add_argument("--config", help="with an export folder or repo id: the config (default mira_zero_shot; "
-                                    "mira_few_shot for four-shot; mira_zero_shot_notice / mira_few_shot_notice "
-                                    "for the slot-notice ablation)")
+                                    "mira_four_shot for four-shot, also spelled mira_few_shot; mira_zero_shot_notice / "
+                                    "mira_four_shot_notice for the slot-notice ablation)")
     p.add_argument("--revision", help="with a repo id: branch, release tag or commit (default main)")
     p.add_argument("--solver", default="oracle", help="solver spec: oracle, guess, copy (backends: openai:MODEL, ...)")
     p.add_argument("--responder", help="responder spec: rule (the default; backends: openai:MODEL, ...); "
@@ -41,8 +41,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--condition", choices=CONDITIONS, default="standard",
                    help="standard (solver asks the responder) or oracle_hint (hint given up front)")
     p.add_argument("--regime", choices=("auto", "zero_shot", "four_shot", "few_shot"), default="auto",
-                   help="auto: four-shot iff the instances carry few_shot_examples (few_shot is an alias of "
-                        "four_shot)")
+                   help="auto: four-shot iff the instances carry few_shot_examples (four_shot, also spelled "
+                        "few_shot)")
     p.add_argument("--after-offer", choices=AFTER_OFFER, default="answer",
                    help="after an offer the solver must answer (default, as the reference runner) or may go on")
     p.add_argument("--solver-opt", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
@@ -125,7 +125,7 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
           file=sys.stderr)
     for regime, path in files.items():
         few_shot = ["--four-shot"] if regime == "four_shot" else []
-        code, output = _captured(generate, [*common, *few_shot, "--out", str(path)])
+        code, output = _captured(generate, [*common, *few_shot, "--out", str(path), "--json"])
         if code != 0:
             raise HarnessError(f"generating {path} failed")
         summary = json.loads(output.strip().splitlines()[-1])
@@ -201,7 +201,7 @@ def _print_main_tables(scored: list[ScoredRun]) -> None:
 
 PLUGIN = Benchmark(
     name="mira",
-    help="run MIRA-Math (solver vs responder) on a dataset file",
+    help="run MIRA-Math (solver vs responder) on a JSONL file, an export folder or a Hub release",
     add_arguments=add_arguments,
     run=run,
     score=score,

@@ -19,6 +19,7 @@ from typing import Any
 
 from generators.answers import ANSWER_TYPES, decode_answer
 from generators.families import FAMILIES
+from generators.sources import MIRA, wrong_kind
 from harness.errors import HarnessError, InputError, InputErrors
 from verifiers.jsonl import parse_json_line
 
@@ -60,6 +61,9 @@ def load_dataset(path: str | Path, limit: int | None = None, config: str | None 
                  revision: str | None = None) -> Dataset:
     """The first ``limit`` instances of ``path`` (all by default); ``InputErrors`` lists every bad line."""
     source = None
+    problem = wrong_kind(path, MIRA, "--dataset")
+    if problem:
+        raise HarnessError(problem)
     if _is_release(str(path)):
         source, data, label = _release_jsonl(str(path), config or DEFAULT_CONFIG, revision)
         path = Path(label)
@@ -90,10 +94,15 @@ def _is_release(path: str) -> bool:
 def _release_jsonl(path: str, config: str, revision: str | None) -> tuple[dict[str, Any], bytes, str]:
     """(provenance, canonical JSONL bytes, a label for messages) of an export folder's or Hub release's config."""
     try:
+        from builder.registry import canonical_config
         from builder.rows import RowsError, load_records
         from generators.jsonl import dumps
     except ImportError as exc:  # the hf extra (datasets, pyarrow) is not installed
         raise HarnessError(f"{path}: reading an export folder or Hub repo needs the hf extra ({exc})") from None
+    config = canonical_config(config)
+    if config.startswith("elenchos_"):
+        raise HarnessError(f"--config {config} is an Elenchos config; MIRA-Math's are mira_zero_shot and "
+                           f"mira_four_shot (run it with run_eval.py elenchos --sessions {path} --config {config})")
     try:
         loaded = load_records(path, config, revision=revision)
     except (RowsError, KeyError) as exc:

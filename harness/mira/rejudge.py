@@ -18,10 +18,14 @@ Privileged responders (``rule``) need the instance records: the dataset file rec
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from tqdm import tqdm
 
 from harness import HARNESS_VERSION, registry
 from harness.errors import ConfigMismatch, HarnessError
@@ -31,6 +35,7 @@ from harness.mira.score import load_records
 from harness.mira.types import ResponderDecision, ResponderTurn
 from harness.registry import parse_options
 from harness.rundir import (
+    BENCHMARK_NAMES,
     RunDir,
     code_version,
     dumps,
@@ -40,6 +45,7 @@ from harness.rundir import (
     read_transcripts,
     same_identity,
     sha256_file,
+    with_article,
     write_json_atomic,
 )
 from harness.scheduler import Pending, run_episodes
@@ -203,7 +209,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--responder", required=True, help="responder spec: rule, openai:MODEL, vllm:..., hf:...")
     p.add_argument("--responder-opt", action="append", metavar="KEY=VALUE", help="responder option (repeatable)")
     p.add_argument("--out", required=True, help="output directory (created; an existing one is resumed)")
-    p.add_argument("--dataset", help="the run's dataset file, if not at the path recorded in its run.json")
+    p.add_argument("--dataset", help="the run's dataset (a file, or an export folder for a run made from one), if not "
+                                     "where its run.json says")
     p.add_argument("--max-concurrent", type=int, help="instances in flight at once (default: all)")
     p.add_argument("--fsync", choices=("step", "each"), default="step")
     p.add_argument("--quiet", action="store_true")
@@ -235,7 +242,8 @@ def rejudge(run_path: str, responder_spec: str, options: dict[str, str], out: st
     if info is None:
         raise HarnessError(f"{run_path}: no run.json (is this a run directory?)")
     if info.get("benchmark", "mira") != "mira":
-        raise HarnessError(f"{run_path}: a {info.get('benchmark')} run; rejudge reads MIRA-Math runs")
+        name = BENCHMARK_NAMES.get(info.get("benchmark"), str(info.get("benchmark")))
+        raise HarnessError(f"{run_path} is {with_article(name)} run; rejudge reads MIRA-Math runs")
     records = load_records(source)
     config = {
         "benchmark": "mira-rejudge",
@@ -259,9 +267,16 @@ def rejudge(run_path: str, responder_spec: str, options: dict[str, str], out: st
             started = time.perf_counter()
             session = {"start": now_iso(), "resumed_with": len(done.records), "instances": len(todo)}
             episodes = (RejudgeEpisode(r, instances.get(r["instance_id"]), responder.privileged) for r in todo)
-            with target.writer(fsync) as writer:
-                stats = run_episodes(episodes, {RESPONDER: responder.respond}, [RESPONDER],
-                                     lambda finished: writer.write(ep.line() for ep in finished), max_concurrent)
+            # progress on a terminal only (tqdm's disable=None), as run_eval.py mira shows it
+            bar = tqdm(total=len(records), initial=len(done.records), unit="inst", desc="rejudge", disable=None,
+                       file=sys.stderr)
+            with target.writer(fsync) as writer, bar:
+                def on_finished(finished: list[RejudgeEpisode]) -> None:
+                    writer.write(ep.line() for ep in finished)
+                    bar.update(len(finished))
+
+                stats = run_episodes(episodes, {RESPONDER: responder.respond}, [RESPONDER], on_finished,
+                                     max_concurrent)
             session.update(end=now_iso(), wall_s=round(time.perf_counter() - started, 3), scheduler=stats.as_dict())
             new_info["sessions"].append(session)
         finally:
@@ -286,12 +301,22 @@ def rejudge(run_path: str, responder_spec: str, options: dict[str, str], out: st
 
 
 def _instances(info: dict[str, Any], override: str | None, sha256: str | None) -> dict[str, dict[str, Any]]:
-    path = override or (info.get("dataset") or {}).get("path")
-    if not path:
-        raise HarnessError("the run's run.json names no dataset file; pass --dataset FILE")
-    data = load_dataset(path)
+    """The run's instances, reopened as the run recorded them: a JSONL path, or an export folder's or Hub
+    release's config (``dataset.source``: folder or repo id, config, resolved commit); ``--dataset`` overrides."""
+    recorded = info.get("dataset") or {}
+    source = recorded.get("source") if isinstance(recorded.get("source"), dict) else None
+    if override:
+        config = source.get("config") if source and not Path(override).is_file() else None
+        data = load_dataset(override, config=config)
+    elif source and source.get("source"):
+        revision = source.get("resolved_revision") or source.get("revision") if source.get("kind") == "hub" else None
+        data = load_dataset(source["source"], config=source.get("config"), revision=revision)
+    elif recorded.get("path"):
+        data = load_dataset(recorded["path"])
+    else:
+        raise HarnessError("the run's run.json names no dataset; pass --dataset FILE|FOLDER")
     if sha256 and data.sha256 != sha256:
-        raise ConfigMismatch(f"{path}: sha256 {data.sha256} is not the dataset the run was made on ({sha256}); "
+        raise ConfigMismatch(f"{data.path}: sha256 {data.sha256} is not the dataset the run was made on ({sha256}); "
                              "pass the right file with --dataset")
     return {inst["id"]: inst for inst in data.instances}
 

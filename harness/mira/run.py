@@ -65,13 +65,14 @@ class MiraRunResult:
 
 
 def resolve_regime(requested: str, dataset: Dataset) -> str:
+    requested = "four_shot" if requested == "few_shot" else requested  # both spellings are accepted
     if requested == "auto":
         return "four_shot" if dataset.has_few_shot else "zero_shot"
     if requested == "four_shot" and not dataset.has_few_shot:
         missing = next(i for i in dataset.instances if not i.get("few_shot_examples"))
         line = dataset.line_of[missing["id"]]
         raise HarnessError(f"{dataset.path}:{line} [{missing['id']}]: the four-shot regime needs few_shot_examples "
-                           "(generate with --few-shot)")
+                           "(generate with --four-shot)")
     if requested not in ("zero_shot", "four_shot"):
         raise HarnessError(f"unknown regime {requested!r}")
     return requested

@@ -65,7 +65,7 @@ def test_a_hub_release_by_tag_is_evaluated_and_recorded(release, hub, tmp_path):
 
 @pytest.mark.parametrize("argv,message", [
     (["--config", "nope"], "unknown config 'nope'"),
-    (["--config", "elenchos_ladder"], "has no config 'elenchos_ladder'"),
+    (["--config", "elenchos_ladder"], "--config elenchos_ladder is an Elenchos config"),
     (["--revision", "v1"], "--revision is for a Hub repo id"),
 ])
 def test_bad_release_arguments_give_one_clear_line(release, tmp_path, capsys, argv, message):

@@ -171,21 +171,30 @@ def _pty_repl(keys: list[bytes]) -> str:
         os.execv(sys.executable, [sys.executable, "-m", "lambdapy"])
     output = b""
 
-    def read_for(seconds: float, until: bytes | None = None) -> None:
+    def read_for(seconds: float, until: bytes | None = None, since: int = 0) -> None:
+        """Read until the output after offset ``since`` ends with ``until`` (or the child closes the terminal)."""
         nonlocal output
         deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and not (until and output.endswith(until)):
+        while time.monotonic() < deadline and not (until and len(output) > since and output.endswith(until)):
             if select.select([fd], [], [], 0.1)[0]:
                 try:
                     output += os.read(fd, 4096)
                 except OSError:  # the child closed the terminal
                     return
 
+    # Each key is sent only once the REPL has shown it took the previous one (the echo of typed text, a new
+    # prompt after Enter or Ctrl-C), never after a fixed sleep: on a loaded machine a Ctrl-C sent before the
+    # line editor has read the text before it was lost.
     read_for(60, until=b"lambdapy> ")
     for key in keys:
+        seen = len(output)
         os.write(fd, key)
-        read_for(10, until=b"lambdapy> ") if key.endswith((b"\r", b"\x03")) else read_for(0.5)
-    read_for(10)
+        if key.endswith((b"\r", b"\x03")):
+            read_for(60, until=b"lambdapy> ", since=seen)
+        elif key != b"\x04":
+            read_for(60, until=key, since=seen)
+        else:
+            read_for(60)  # until the child closes the terminal
     _, status = os.waitpid(pid, 0)
     os.close(fd)
     return output.decode(errors="replace") + f"\n[exit {os.waitstatus_to_exitcode(status)}]"

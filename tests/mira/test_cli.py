@@ -19,7 +19,8 @@ def run(*args: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def small_split(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("split") / "split.jsonl"
-    proc = run("-m", "generators", "mira", "--n-a", "2", "--n-b", "2", "--seed", "7", "--few-shot", "--out", str(out))
+    proc = run("-m", "generators", "mira", "--n-a", "2", "--n-b", "2", "--seed", "7", "--few-shot", "--out", str(out),
+               "--json")
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout.strip().splitlines()[-1])
     assert summary["instances"] == len(out.read_text().splitlines())
