@@ -57,6 +57,7 @@ from harness.text import normalize
 RULE_VERSION = "rule/2"
 _MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
 MAX_MENTIONS = 0x100  # one mark each, U+E000..U+E0FF
+MEMO_SIZE = 64  # judgements remembered per lexicon (a run asks each instance a few requests)
 MAX_REQUEST_CHARS = 4000  # the labelled corpora's longest request is 300 characters
 
 EVERYTHING = re.compile(
@@ -358,7 +359,13 @@ class RuleResponder(Responder):
         return found
 
     def judge(self, instance: dict[str, Any], request: str) -> Judgement:
-        return judge(request, self.lexicon(instance))
+        lexicon = self.lexicon(instance)
+        found = lexicon.judged.get(request)  # lexicons are shared by instances of one shape: so are judgements
+        if found is None:
+            found = judge(request, lexicon)
+            if len(lexicon.judged) < MEMO_SIZE:
+                lexicon.judged[request] = found
+        return found
 
     def decide(self, turn: ResponderTurn) -> ResponderDecision:
         instance = turn.privileged

@@ -2,8 +2,9 @@
 
 Step 1 of ``harness.mira.agents.rule``: the hint slot (its ``request_aliases``, its slot name and the word
 descriptions in ``rule_vocab``), the parts the hint fact alone fixes, every other slot of A's and B's views,
-A's unknowns and the target, compiled into one longest-first trie regex over normalised text; a linear
-expression equal to the hint's left-hand side is a name of the hint too.
+A's unknowns and the target, compiled into one longest-first trie regex over normalised text (shared by
+every instance whose names differ only in their numbers); a linear expression equal to the hint's
+left-hand side is a name of the hint too.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from generators.base import Family
@@ -33,32 +35,70 @@ class Name:
 
 @dataclass
 class Lexicon:
-    """Every name one instance gives a thing, as one longest-first regex over normalised text."""
+    """Every name one instance gives a thing, found in normalised text by a regex shared per family shape.
+
+    ``pattern`` finds, at every position, the longest *generic* name there (each run of digits in a name
+    read as any run of digits, so that instances whose names differ only in their numbers share one
+    compiled regex); ``find_mentions`` then takes the longest of this instance's own names at that
+    position, which is exactly what a regex of this instance's names alone would find.
+    """
 
     names: dict[str, Name]
     components: frozenset[str]  # forms of names that occur inside the hint fact (q1, q2 for m2)
     linear: dict[str, int] | None  # the hint's left-hand side, when it is a linear equation
     hint_slot: str = ""
-    pattern: re.Pattern[str] = field(init=False)
+    pattern: re.Pattern[str] | None = None  # generic_pattern(names) when not given
+    judged: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # request -> judgement
+    lengths: tuple[int, ...] = field(init=False, repr=False, compare=False)  # name lengths, longest first
 
     def __post_init__(self) -> None:
-        self.pattern = trie_pattern(list(self.names))
+        if self.pattern is None:
+            self.pattern = generic_pattern(frozenset(generic_form(f) for f in self.names if f))
+        self.lengths = tuple(sorted({len(f) for f in self.names if f}, reverse=True))
 
 
-def trie_pattern(forms: list[str]) -> re.Pattern[str]:
-    """One regex finding any of ``forms`` as a whole name, longest first, built as a trie.
+_DIGITS = re.compile(r"[0-9]+")
+_ANY_NUMBER = "\x00"  # stands for a run of digits in a generic name
+
+
+@lru_cache(maxsize=65536)
+def generic_form(form: str) -> str:
+    """``form`` with every run of digits replaced by one placeholder: ``row 1, column 0`` -> ``row #, column #``."""
+    return _DIGITS.sub(_ANY_NUMBER, form)
+
+
+def generic_pattern(forms: frozenset[str]) -> re.Pattern[str]:
+    """A regex matching, at every position (a lookahead, so matches may overlap), the longest of ``forms``.
+
+    Cached: the generic names of a family shape are few (26 sets for the 2,310 instances of the default split).
+    """
+    found = _PATTERNS.get(forms)
+    if found is None:
+        if len(_PATTERNS) >= _CACHE_SIZE:
+            _PATTERNS.clear()
+        found = _PATTERNS[forms] = re.compile(f"(?=({trie_regex(sorted(forms))}))")
+    return found
+
+
+def trie_regex(forms: list[str]) -> str:
+    """A regex (source) finding any of ``forms`` as a whole name, longest first, built as a trie.
 
     A flat alternation of a few hundred names tries every name at every position; the trie tries one
-    branch per character, which keeps a request to a few microseconds.
+    branch per character, which keeps a request to a few microseconds. The placeholder of ``generic_form``
+    matches a run of digits (it counts as a letter or digit for the whole-name boundaries).
     """
-    alnum = [f for f in forms if f[:1].isalnum()]
-    other = [f for f in forms if f and not f[:1].isalnum()]
+    alnum = [f for f in forms if _word_char(f[:1])]
+    other = [f for f in forms if f and not _word_char(f[:1])]
     parts = []
     if alnum:
         parts.append(r"(?<![a-z0-9])" + _trie_regex(_trie(alnum)))
     if other:
         parts.append(_trie_regex(_trie(other)))
-    return re.compile("|".join(parts)) if parts else re.compile(r"(?!)")
+    return "|".join(parts) if parts else r"(?!)"
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == _ANY_NUMBER
 
 
 def _trie(forms: list[str]) -> dict[str, Any]:
@@ -72,10 +112,11 @@ def _trie(forms: list[str]) -> dict[str, Any]:
 
 
 def _trie_regex(node: dict[str, Any]) -> str:
-    branches = [re.escape(ch) + _trie_regex(child) for ch, child in sorted(node.items()) if ch]
+    branches = [("[0-9]+" if ch == _ANY_NUMBER else re.escape(ch)) + _trie_regex(child)
+                for ch, child in sorted(node.items()) if ch]
     if "" in node:  # a name ends here: after every longer continuation, try ending
         form = node[""]
-        branches.append(r"(?![a-z0-9])" if form[-1:].isalnum() else "")
+        branches.append(r"(?![a-z0-9])" if _word_char(form[-1:]) else "")
     if len(branches) == 1:
         return branches[0]
     return "(?:" + "|".join(branches) + ")"
@@ -103,43 +144,130 @@ def slot_names(family: Family, constraint: dict[str, Any]) -> tuple[str | None, 
 
 
 def build_lexicon(instance: dict[str, Any]) -> Lexicon:
+    """The instance's lexicon, shared with every instance of the same shape (see ``Shape``)."""
     family = get_family(instance["family"])
     hint = instance["minimal_hint_spec"]["atomic_hints"][0]
     views = {v["agent_id"]: v["private_data"] for v in instance["agent_views"]}
-    extra = vocabulary(instance["family"], hint["constraint"], instance.get("target") or {})
-    names: dict[str, Name] = {}
-
-    def add(phrases: list[str], name: Name) -> None:
-        for phrase in phrases:
-            if not isinstance(phrase, str):
-                continue
-            form = alias_form(phrase)
-            known = names.get(form)
-            if form and (known is None or _PRIORITY[name.kind] < _PRIORITY[known.kind]):
-                names[form] = name
-
-    add([*hint["request_aliases"], hint["slot"], *extra.get("hint", [])], Name(HINT, hint["slot"]))
-    if not names:
+    target = instance.get("target") or {}
+    vocab = _cached(_VOCAB, (family.name, _freeze(hint["constraint"]), _freeze(target)),
+                    lambda: _vocab_forms(family.name, hint["constraint"], target))
+    hint_forms = _forms([*hint["request_aliases"], hint["slot"]]) + _BY_ID[vocab["hint"]]
+    if not any(hint_forms):
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
-    add(extra.get("parts", []), Name(PART, hint["slot"]))
+    groups: list[tuple[str, str, int]] = [(HINT, hint["slot"], _intern(hint_forms)),
+                                          (PART, hint["slot"], vocab["parts"])]
     for agent, kind in (("A", KNOWN), ("B", OTHER)):
         for constraint in views[agent]["constraints_machine"]:
             if constraint == hint["constraint"]:
                 continue
-            slot, phrases = slot_names(family, constraint)
+            slot, forms = _cached(_SLOTS, (family.name, _freeze(constraint)),
+                                  lambda c=constraint: _slot_forms(family, c))
             if slot is not None and slot != hint["slot"]:
-                add(phrases, Name(kind, slot))
-    unknowns = [u for u in views["A"]["unknowns"] if isinstance(u, str)]
-    for unknown in unknowns:
-        add([unknown], Name(TARGET, unknown))
-    add(extra.get("target", []), Name(TARGET, "target"))
+                groups.append((kind, slot, forms))
+    for unknown in views["A"]["unknowns"]:
+        if isinstance(unknown, str):
+            groups.append((TARGET, unknown, _intern(_forms([unknown]))))
+    groups.append((TARGET, "target", vocab["target"]))
+    shape = _cached(_SHAPES, tuple(groups), lambda: Shape(tuple(groups)))
     hint_text = normalize(hint["text"])
-    components = frozenset(f for f in names if f[:1].isalnum() and re.search(_bounded(f), hint_text))
+    components = frozenset(f for f in shape.alnum_forms if f in hint_text and re.search(_bounded(f), hint_text))
     linear = None
     coeffs = hint["constraint"].get("coeffs") if isinstance(hint["constraint"], dict) else None
     if isinstance(coeffs, dict):
         linear = {alias_form(k): v for k, v in coeffs.items() if isinstance(v, int) and v}
-    return Lexicon(names, components | _part_forms(names), linear, hint["slot"])
+    key = (shape.id, components, tuple(sorted(linear.items())) if linear is not None else None)
+    return _cached(_LEXICONS, key, lambda: Lexicon(shape.names, components | shape.part_forms, linear,
+                                                   hint["slot"], shape.pattern))
+
+
+# ------------------------------------------------------------------------------------ caches
+# Building a lexicon from scratch costs milliseconds (mostly compiling its regex), and a run builds one per
+# instance; but instances of one family shape share their names. So the work is cached by what it depends
+# on: each constraint's names by the constraint, the name table and its regex by the (kind, slot, names)
+# groups of the instance (its shape), the lexicon by the shape plus the few names that depend on the hint's
+# values (the names inside its text, its linear form). Phrase lists are interned as ids, so a shape key is a
+# short tuple of ints. The caches are bounded: past their size they are emptied and refilled.
+_CACHE_SIZE = 8192
+_INTERNED: dict[tuple[str, ...], int] = {}
+_BY_ID: list[tuple[str, ...]] = []
+_VOCAB: dict[Any, dict[str, int]] = {}
+_SLOTS: dict[Any, tuple[str | None, int]] = {}
+_SHAPES: dict[Any, Shape] = {}
+_LEXICONS: dict[Any, Lexicon] = {}
+_PATTERNS: dict[frozenset[str], re.Pattern[str]] = {}
+
+
+def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= _CACHE_SIZE:
+            cache.clear()
+        found = cache[key] = make()
+    return found
+
+
+def clear_caches() -> None:
+    """Forget every cached name table and lexicon (and so every remembered judgement)."""
+    for cache in (_VOCAB, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS):
+        cache.clear()
+
+
+def _freeze(value: Any) -> Any:
+    """A hashable key equal for equal JSON values (a family writes each field with one type, so 1 and True,
+    which compare equal, never meet in one field)."""
+    if isinstance(value, dict):
+        flat = tuple(value.items())
+        try:
+            hash(flat)
+            return flat
+        except TypeError:
+            return tuple((k, _freeze(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return ("[", *(_freeze(v) for v in value))
+    return value
+
+
+def _intern(forms: tuple[str, ...]) -> int:
+    found = _INTERNED.get(forms)
+    if found is None:
+        found = _INTERNED[forms] = len(_BY_ID)
+        _BY_ID.append(forms)
+    return found
+
+
+def _forms(phrases: list[Any]) -> tuple[str, ...]:
+    return tuple(alias_form(p) for p in phrases if isinstance(p, str))
+
+
+def _vocab_forms(family: str, hint_constraint: dict[str, Any], target: dict[str, Any]) -> dict[str, int]:
+    extra = vocabulary(family, hint_constraint, target)
+    return {key: _intern(_forms(extra.get(key, []))) for key in ("hint", "parts", "target")}
+
+
+def _slot_forms(family: Family, constraint: dict[str, Any]) -> tuple[str | None, int]:
+    slot, phrases = slot_names(family, constraint)
+    return slot, _intern(_forms(phrases))
+
+
+class Shape:
+    """The names of one family shape: (kind, slot, phrase-list id) groups, in the order they take priority."""
+
+    _count = 0
+
+    def __init__(self, groups: tuple[tuple[str, str, int], ...]):
+        Shape._count += 1
+        self.id = Shape._count
+        names: dict[str, Name] = {}
+        for kind, slot, forms_id in groups:
+            name = Name(kind, slot)
+            for form in _BY_ID[forms_id]:
+                known = names.get(form)
+                if form and (known is None or _PRIORITY[kind] < _PRIORITY[known.kind]):
+                    names[form] = name
+        self.names = names
+        self.alnum_forms = tuple(f for f in names if f[:1].isalnum())
+        self.part_forms = _part_forms(names)
+        self.pattern = generic_pattern(frozenset(generic_form(f) for f in names if f))
 
 
 def _part_forms(names: dict[str, Name]) -> frozenset[str]:
@@ -162,13 +290,38 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
             if _linear_form(m.group()) == lexicon.linear:
                 mentions.append(Mention(m.start(), m.end(), m.group(), Name(HINT, lexicon.hint_slot)))
     starts = [m.start for m in mentions]  # linear forms: sorted, not overlapping
-    for m in lexicon.pattern.finditer(text):
-        before = bisect_left(starts, m.end()) - 1  # the last linear form starting before this name ends
-        if before >= 0 and mentions[before].end > m.start():
+    names, lengths, at = lexicon.names, lexicon.lengths, 0
+    for m in lexicon.pattern.finditer(text):  # type: ignore[union-attr]
+        start = m.start()
+        if start < at:
             continue
-        mentions.append(Mention(m.start(), m.end(), m.group(), lexicon.names[m.group()]))
+        form = _longest_name_at(text, start, len(m.group(1)), names, lengths)
+        if form is None:
+            continue
+        end = at = start + len(form)
+        before = bisect_left(starts, end) - 1  # the last linear form starting before this name ends
+        if before >= 0 and mentions[before].end > start:
+            continue
+        mentions.append(Mention(start, end, form, names[form]))
     mentions.sort(key=lambda m: m.start)
     return mentions
+
+
+def _longest_name_at(text: str, start: int, longest: int, names: dict[str, Name],
+                     lengths: tuple[int, ...]) -> str | None:
+    """The longest of the instance's names at ``start`` no longer than the generic match there, as a whole name."""
+    for length in lengths:
+        if length > longest:
+            continue
+        form = text[start:start + length]
+        if form in names:
+            end = start + length
+            if not form[-1].isalnum() or end == len(text) or text[end] not in _WORD:
+                return form
+    return None
+
+
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 def _linear_form(expr: str) -> dict[str, int] | None:
