@@ -49,12 +49,17 @@ class Lexicon:
     hint_slot: str = ""
     pattern: re.Pattern[str] | None = None  # generic_pattern(names) when not given
     judged: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # request -> judgement
-    lengths: tuple[int, ...] = field(init=False, repr=False, compare=False)  # name lengths, longest first
+    lengths: tuple[int, ...] = field(default=(), repr=False, compare=False)  # name lengths, longest first
 
     def __post_init__(self) -> None:
         if self.pattern is None:
             self.pattern = generic_pattern(frozenset(generic_form(f) for f in self.names if f))
-        self.lengths = tuple(sorted({len(f) for f in self.names if f}, reverse=True))
+        if not self.lengths:
+            self.lengths = _lengths(self.names)
+
+
+def _lengths(names: dict[str, Name]) -> tuple[int, ...]:
+    return tuple(sorted({len(f) for f in names if f}, reverse=True))
 
 
 _DIGITS = re.compile(r"[0-9]+")
@@ -151,11 +156,10 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
     target = instance.get("target") or {}
     vocab = _cached(_VOCAB, (family.name, _freeze(hint["constraint"]), _freeze(target)),
                     lambda: _vocab_forms(family.name, hint["constraint"], target))
-    hint_forms = _forms([*hint["request_aliases"], hint["slot"]]) + _BY_ID[vocab["hint"]]
-    if not any(hint_forms):
+    hint_forms = _joined(_forms((*hint["request_aliases"], hint["slot"])), vocab["hint"])
+    if not any(_BY_ID[hint_forms]):
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
-    groups: list[tuple[str, str, int]] = [(HINT, hint["slot"], _intern(hint_forms)),
-                                          (PART, hint["slot"], vocab["parts"])]
+    groups: list[tuple[str, str, int]] = [(HINT, hint["slot"], hint_forms), (PART, hint["slot"], vocab["parts"])]
     for agent, kind in (("A", KNOWN), ("B", OTHER)):
         for constraint in views[agent]["constraints_machine"]:
             if constraint == hint["constraint"]:
@@ -166,7 +170,7 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
                 groups.append((kind, slot, forms))
     for unknown in views["A"]["unknowns"]:
         if isinstance(unknown, str):
-            groups.append((TARGET, unknown, _intern(_forms([unknown]))))
+            groups.append((TARGET, unknown, _forms((unknown,))))
     groups.append((TARGET, "target", vocab["target"]))
     shape = _cached(_SHAPES, tuple(groups), lambda: Shape(tuple(groups)))
     hint_text = normalize(hint["text"])
@@ -177,7 +181,7 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
         linear = {alias_form(k): v for k, v in coeffs.items() if isinstance(v, int) and v}
     key = (shape.id, components, tuple(sorted(linear.items())) if linear is not None else None)
     return _cached(_LEXICONS, key, lambda: Lexicon(shape.names, components | shape.part_forms, linear,
-                                                   hint["slot"], shape.pattern))
+                                                   hint["slot"], shape.pattern, lengths=shape.lengths))
 
 
 # ------------------------------------------------------------------------------------ caches
@@ -188,8 +192,10 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
 # values (the names inside its text, its linear form). Phrase lists are interned as ids, so a shape key is a
 # short tuple of ints. The caches are bounded: past their size they are emptied and refilled.
 _CACHE_SIZE = 8192
-_INTERNED: dict[tuple[str, ...], int] = {}
-_BY_ID: list[tuple[str, ...]] = []
+_INTERNED: dict[tuple[Any, ...], int] = {}  # phrases -> id of their forms
+_BY_ID: list[tuple[str, ...]] = []  # id -> forms (alias_form of each phrase)
+_GENERIC: dict[int, tuple[str, ...]] = {}  # id -> generic forms
+_ALNUM: dict[int, tuple[str, ...]] = {}  # id -> the forms that start with a letter or digit
 _VOCAB: dict[Any, dict[str, int]] = {}
 _SLOTS: dict[Any, tuple[str | None, int]] = {}
 _SHAPES: dict[Any, Shape] = {}
@@ -198,6 +204,8 @@ _PATTERNS: dict[frozenset[str], re.Pattern[str]] = {}
 
 
 def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
+    if len(_BY_ID) > 16 * _CACHE_SIZE:
+        clear_caches()
     found = cache.get(key)
     if found is None:
         if len(cache) >= _CACHE_SIZE:
@@ -208,45 +216,57 @@ def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
 
 def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
-    for cache in (_VOCAB, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS):
+    for cache in (_VOCAB, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM):
         cache.clear()
 
 
-def _freeze(value: Any) -> Any:
-    """A hashable key equal for equal JSON values (a family writes each field with one type, so 1 and True,
-    which compare equal, never meet in one field)."""
-    if isinstance(value, dict):
-        flat = tuple(value.items())
-        try:
-            hash(flat)
-            return flat
-        except TypeError:
-            return tuple((k, _freeze(v)) for k, v in value.items())
-    if isinstance(value, list):
-        return ("[", *(_freeze(v) for v in value))
-    return value
+def _freeze(value: Any) -> str:
+    """A key equal for equal constraints: their ``repr`` (a family writes its fields in one order; ``repr``
+    tells ``1`` from ``True`` and is computed in C, several times faster than walking nested values)."""
+    return repr(value)
 
 
-def _intern(forms: tuple[str, ...]) -> int:
-    found = _INTERNED.get(forms)
+def _forms(phrases: tuple[Any, ...]) -> int:
+    """The id of the name forms (``alias_form``) of ``phrases``; equal phrase lists share one id."""
+    found = _INTERNED.get(phrases)
     if found is None:
-        found = _INTERNED[forms] = len(_BY_ID)
-        _BY_ID.append(forms)
+        found = _INTERNED[phrases] = len(_BY_ID)
+        _BY_ID.append(tuple(alias_form(p) for p in phrases if isinstance(p, str)))
     return found
 
 
-def _forms(phrases: list[Any]) -> tuple[str, ...]:
-    return tuple(alias_form(p) for p in phrases if isinstance(p, str))
+def _joined(first: int, second: int) -> int:
+    """The id of the forms of ``first`` followed by those of ``second``."""
+    key = ("\x00joined", first, second)  # not a tuple of phrases: a key of its own
+    found = _INTERNED.get(key)
+    if found is None:
+        found = _INTERNED[key] = len(_BY_ID)
+        _BY_ID.append(_BY_ID[first] + _BY_ID[second])
+    return found
+
+
+def _alnum(forms_id: int) -> tuple[str, ...]:
+    found = _ALNUM.get(forms_id)
+    if found is None:
+        found = _ALNUM[forms_id] = tuple(f for f in _BY_ID[forms_id] if f[:1].isalnum())
+    return found
+
+
+def _generic(forms_id: int) -> tuple[str, ...]:
+    found = _GENERIC.get(forms_id)
+    if found is None:
+        found = _GENERIC[forms_id] = tuple(generic_form(f) for f in _BY_ID[forms_id] if f)
+    return found
 
 
 def _vocab_forms(family: str, hint_constraint: dict[str, Any], target: dict[str, Any]) -> dict[str, int]:
     extra = vocabulary(family, hint_constraint, target)
-    return {key: _intern(_forms(extra.get(key, []))) for key in ("hint", "parts", "target")}
+    return {key: _forms(tuple(extra.get(key, []))) for key in ("hint", "parts", "target")}
 
 
 def _slot_forms(family: Family, constraint: dict[str, Any]) -> tuple[str | None, int]:
     slot, phrases = slot_names(family, constraint)
-    return slot, _intern(_forms(phrases))
+    return slot, _forms(tuple(phrases))
 
 
 class Shape:
@@ -258,16 +278,19 @@ class Shape:
         Shape._count += 1
         self.id = Shape._count
         names: dict[str, Name] = {}
-        for kind, slot, forms_id in groups:
-            name = Name(kind, slot)
-            for form in _BY_ID[forms_id]:
-                known = names.get(form)
-                if form and (known is None or _PRIORITY[kind] < _PRIORITY[known.kind]):
-                    names[form] = name
+        # A form names what its first group of the most specific kind names: fill from the least specific
+        # kind to the most, each kind's groups last to first, so that the right one is written last.
+        for kind in sorted(_PRIORITY, key=_PRIORITY.__getitem__, reverse=True):
+            for group_kind, slot, forms_id in reversed(groups):
+                if group_kind == kind:
+                    names.update(dict.fromkeys(_BY_ID[forms_id], Name(kind, slot)))
+        names.pop("", None)
         self.names = names
-        self.alnum_forms = tuple(f for f in names if f[:1].isalnum())
-        self.part_forms = _part_forms(names)
-        self.pattern = generic_pattern(frozenset(generic_form(f) for f in names if f))
+        self.alnum_forms = frozenset().union(*(_alnum(forms_id) for _, _, forms_id in groups))
+        self.part_forms = frozenset(f for kind, _, forms_id in groups if kind == PART for f in _BY_ID[forms_id]
+                                    if names.get(f) is not None and names[f].kind == PART)
+        self.lengths = _lengths(names)
+        self.pattern = generic_pattern(frozenset().union(*(_generic(forms_id) for _, _, forms_id in groups)))
 
 
 def _part_forms(names: dict[str, Name]) -> frozenset[str]:
