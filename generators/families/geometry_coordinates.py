@@ -19,6 +19,7 @@ from math import gcd, isqrt
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, by_type, lin_text, one
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import with_statement
 
@@ -236,6 +237,14 @@ class GeometryCoordinates(Family):
             f"the equation of line {k}",
             *(["the other line", "the other line through P"] if slot == "L2" else []),
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "lin_eq":
+            return None
+        k = int(c["name"][1:])
+        return SlotDescription("line", (k,), synonyms=("line equation", "straight line"), attribute="equation",
+                               meanings=(f"the equation of line {k}", f"the coefficients of line {k}"))
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         dist = whole_distance(tuple(z["P"]), tuple(z["Q"]))

@@ -39,6 +39,7 @@ from typing import Any
 from harness.errors import HarnessError
 from harness.mira.agents.common import SimulatedLatency, reject_unknown_options
 from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays importable from here)
+    AMBIGUOUS,
     HINT,
     KNOWN,
     OTHER,
@@ -128,10 +129,14 @@ class Judgement:
     rule: str
     asked: tuple[str, ...] = ()
     context: tuple[str, ...] = ()
+    described: tuple[str, ...] = ()  # for asked phrases made from a slot's description: which, and how
 
     def rationale(self) -> dict[str, Any]:
-        return {"rule": self.rule, "asked": list(self.asked), "context": list(self.context),
-                "responder": RULE_VERSION}
+        out: dict[str, Any] = {"rule": self.rule, "asked": list(self.asked), "context": list(self.context),
+                               "responder": RULE_VERSION}
+        if self.described:
+            out["described"] = list(self.described)
+        return out
 
 
 # ------------------------------------------------------------------------------------ judging
@@ -321,14 +326,16 @@ def _decide(asked: list[Mention], unnamed: list[str], context: list[Mention]) ->
         quantities.setdefault((UNNAMED, phrase), phrase)
     phrases = tuple(quantities.values())
     aside = tuple(m.form for m in context)
+    described = tuple(dict.fromkeys(f"{m.form} = {m.name.via}" for m in asked if m.name.via))
     kinds = [kind for kind, _ in quantities]
     if not quantities:
         return Judgement(False, "nothing_named", (), aside)
     if len(quantities) > 1:
-        return Judgement(False, "two_quantities", phrases, aside)
+        return Judgement(False, "two_quantities", phrases, aside, described)
     kind = kinds[0]
-    rule = {HINT: "hint", KNOWN: "known_fact", OTHER: "other_slot", TARGET: "target", UNNAMED: "not_held"}[kind]
-    return Judgement(kind == HINT, rule, phrases, aside)
+    rule = {HINT: "hint", KNOWN: "known_fact", OTHER: "other_slot", TARGET: "target", UNNAMED: "not_held",
+            AMBIGUOUS: "ambiguous"}[kind]
+    return Judgement(kind == HINT, rule, phrases, aside, described)
 
 
 # ------------------------------------------------------------------------------------ the agent

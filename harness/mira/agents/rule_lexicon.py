@@ -16,21 +16,24 @@ from functools import lru_cache
 from typing import Any
 
 from generators.base import Family
+from generators.describe import ANONYMOUS_ROLES, Layout, SlotDescription, reader_phrases, role_phrases
 from generators.families import get_family
 from harness.errors import HarnessError
 from harness.mira.agents.rule_vocab import vocabulary
 from harness.text import alias_form, normalize
 
 HINT, PART, KNOWN, OTHER, TARGET, UNNAMED = "hint", "part", "known", "other", "target", "unnamed"
-_PRIORITY = {HINT: 0, PART: 1, KNOWN: 2, OTHER: 3, TARGET: 4}
+AMBIGUOUS = "ambiguous"  # a role phrase ("the one I am missing") that fits no single fact of B's
+_PRIORITY = {HINT: 0, PART: 1, KNOWN: 2, OTHER: 3, TARGET: 4, AMBIGUOUS: 5}
 LINEAR_EXPR = re.compile(r"(?<![\w)])[+-]?\d*\*?[a-z][a-z0-9]*(?:[+-]\d*\*?[a-z][a-z0-9]*)+(?![\w(])")
 LINEAR_TERM = re.compile(r"([+-]?)(\d*)\*?([a-z][a-z0-9]*)")
 
 
 @dataclass(frozen=True)
 class Name:
-    kind: str  # HINT, PART, KNOWN, OTHER, TARGET
+    kind: str  # HINT, PART, KNOWN, OTHER, TARGET, AMBIGUOUS
     slot: str  # what it names (the slot, or the target/unknown name)
+    via: str = ""  # for a name made from the slot's description: how it refers and what it describes
 
 
 @dataclass
@@ -159,19 +162,22 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
     hint_forms = _joined(_forms((*hint["request_aliases"], hint["slot"])), vocab["hint"])
     if not any(_BY_ID[hint_forms]):
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
-    groups: list[tuple[str, str, int]] = [(HINT, hint["slot"], hint_forms), (PART, hint["slot"], vocab["parts"])]
+    hint_description = _cached(_SLOTS, (family.name, _freeze(hint["constraint"])),
+                               lambda: _slot_forms(family, hint["constraint"]))[2]
+    groups: list[tuple[str, str, int, SlotDescription | None]] = [
+        (HINT, hint["slot"], hint_forms, hint_description), (PART, hint["slot"], vocab["parts"], None)]
     for agent, kind in (("A", KNOWN), ("B", OTHER)):
         for constraint in views[agent]["constraints_machine"]:
             if constraint == hint["constraint"]:
                 continue
-            slot, forms = _cached(_SLOTS, (family.name, _freeze(constraint)),
-                                  lambda c=constraint: _slot_forms(family, c))
+            slot, forms, description = _cached(_SLOTS, (family.name, _freeze(constraint)),
+                                               lambda c=constraint: _slot_forms(family, c))
             if slot is not None and slot != hint["slot"]:
-                groups.append((kind, slot, forms))
+                groups.append((kind, slot, forms, description))
     for unknown in views["A"]["unknowns"]:
         if isinstance(unknown, str):
-            groups.append((TARGET, unknown, _forms((unknown,))))
-    groups.append((TARGET, "target", vocab["target"]))
+            groups.append((TARGET, unknown, _forms((unknown,)), None))
+    groups.append((TARGET, "target", vocab["target"], None))
     shape = _cached(_SHAPES, tuple(groups), lambda: Shape(tuple(groups)))
     hint_text = normalize(hint["text"])
     components = frozenset(f for f in shape.alnum_forms if f in hint_text and re.search(_bounded(f), hint_text))
@@ -196,6 +202,7 @@ _INTERNED: dict[tuple[Any, ...], int] = {}  # phrases -> id of their forms
 _BY_ID: list[tuple[str, ...]] = []  # id -> forms (alias_form of each phrase)
 _GENERIC: dict[int, tuple[str, ...]] = {}  # id -> generic forms
 _ALNUM: dict[int, tuple[str, ...]] = {}  # id -> the forms that start with a letter or digit
+_DESCRIBED: dict[Any, list[tuple[str, int]]] = {}  # (description, layout) -> (how, forms id)
 _VOCAB: dict[Any, dict[str, int]] = {}
 _SLOTS: dict[Any, tuple[str | None, int]] = {}
 _SHAPES: dict[Any, Shape] = {}
@@ -216,7 +223,7 @@ def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
 
 def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
-    for cache in (_VOCAB, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM):
+    for cache in (_VOCAB, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM, _DESCRIBED):
         cache.clear()
 
 
@@ -264,37 +271,98 @@ def _vocab_forms(family: str, hint_constraint: dict[str, Any], target: dict[str,
     return {key: _forms(tuple(extra.get(key, []))) for key in ("hint", "parts", "target")}
 
 
-def _slot_forms(family: Family, constraint: dict[str, Any]) -> tuple[str | None, int]:
+def _slot_forms(family: Family, constraint: dict[str, Any]) -> tuple[str | None, int, SlotDescription | None]:
     slot, phrases = slot_names(family, constraint)
-    return slot, _forms(tuple(phrases))
+    return slot, _forms(tuple(phrases)), _description(family, slot, constraint)
+
+
+def _description(family: Family, slot: str | None, constraint: dict[str, Any]) -> SlotDescription | None:
+    if slot is None:
+        return None
+    try:
+        found = family.describe_slot(slot, constraint)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    return found if isinstance(found, SlotDescription) else None
 
 
 class Shape:
-    """The names of one family shape: (kind, slot, phrase-list id) groups, in the order they take priority."""
+    """The names of one family shape: (kind, slot, phrase-list id, description) groups, in priority order.
+
+    Names made from the slots' descriptions (``generators.describe``) come after every name the family and
+    the vocabulary give: they never change what an existing name means.
+    """
 
     _count = 0
 
-    def __init__(self, groups: tuple[tuple[str, str, int], ...]):
+    def __init__(self, groups: tuple[tuple[str, str, int, SlotDescription | None], ...]):
         Shape._count += 1
         self.id = Shape._count
-        names: dict[str, Name] = {}
-        # A form names what its first group of the most specific kind names: fill from the least specific
-        # kind to the most, each kind's groups last to first, so that the right one is written last.
-        for kind in sorted(_PRIORITY, key=_PRIORITY.__getitem__, reverse=True):
-            for group_kind, slot, forms_id in reversed(groups):
-                if group_kind == kind:
-                    names.update(dict.fromkeys(_BY_ID[forms_id], Name(kind, slot)))
+        named = [(kind, slot, forms_id) for kind, slot, forms_id, _ in groups]
+        described = _described_groups(groups)
+        names = _fill(described) if described else {}
+        names.update(_fill(named))
         names.pop("", None)
         self.names = names
-        self.alnum_forms = frozenset().union(*(_alnum(forms_id) for _, _, forms_id in groups))
-        self.part_forms = frozenset(f for kind, _, forms_id in groups if kind == PART for f in _BY_ID[forms_id]
+        ids = [forms_id for _, _, forms_id in named + described]
+        self.alnum_forms = frozenset().union(*(_alnum(forms_id) for forms_id in ids))
+        self.part_forms = frozenset(f for kind, _, forms_id in named if kind == PART for f in _BY_ID[forms_id]
                                     if names.get(f) is not None and names[f].kind == PART)
         self.lengths = _lengths(names)
-        self.pattern = generic_pattern(frozenset().union(*(_generic(forms_id) for _, _, forms_id in groups)))
+        self.pattern = generic_pattern(frozenset().union(*(_generic(forms_id) for forms_id in ids)))
 
 
-def _part_forms(names: dict[str, Name]) -> frozenset[str]:
-    return frozenset(f for f, n in names.items() if n.kind == PART)
+def _fill(groups: list[tuple[str, Any, int]]) -> dict[str, Name]:
+    """A form names what its first group of the most specific kind names: fill from the least specific
+    kind to the most, each kind's groups last to first, so that the right one is written last."""
+    names: dict[str, Name] = {}
+    for kind in sorted(_PRIORITY, key=_PRIORITY.__getitem__, reverse=True):
+        for group_kind, slot, forms_id in reversed(groups):
+            if group_kind == kind:
+                name = slot if isinstance(slot, Name) else Name(kind, slot)
+                names.update(dict.fromkeys(_BY_ID[forms_id], name))
+    return names
+
+
+def _described_groups(groups: tuple[tuple[str, str, int, SlotDescription | None], ...]
+                      ) -> list[tuple[str, Name, int]]:
+    """(kind, name, forms id) for the phrases made from each slot's description, and for the role phrases
+    ("the congruence I am missing"): those name the hint only when B holds exactly one fact of that kind."""
+    slots = [(kind, slot, d) for kind, slot, _, d in groups if d is not None and kind in (HINT, KNOWN, OTHER)]
+    if not slots:
+        return []
+    layout = Layout.of([d for _, _, d in slots])
+    out = []
+    for kind, slot, d in slots:
+        for how, forms_id in _cached(_DESCRIBED, (d, layout), lambda d=d: _description_forms(d, layout)):
+            out.append((kind, Name(kind, slot, f"{how}: {d.summary()}"), forms_id))
+    held_by_b = [(kind, slot, d) for kind, slot, d in slots if kind in (HINT, OTHER)]
+    b_slots = {slot for kind, slot, _ in held_by_b}
+    for group in dict.fromkeys(d.group for _, _, d in slots):
+        of_group = [(kind, slot, d) for kind, slot, d in held_by_b if d.group == group]
+        one = of_group[0] if len(of_group) == 1 else None
+        d = one[2] if one else next(d for _, _, d in slots if d.group == group)
+        forms_id = _forms(tuple(role_phrases(d)))
+        if one is not None and one[0] == HINT:
+            out.append((HINT, Name(HINT, one[1], f"role: the only {group} B holds, {d.summary()}"), forms_id))
+        else:
+            out.append((AMBIGUOUS, Name(AMBIGUOUS, group, f"role: B holds {len(of_group)} of kind {group}"),
+                        forms_id))
+    hint = next(((slot, d) for kind, slot, d in slots if kind == HINT), None)
+    anonymous = _forms(ANONYMOUS_ROLES)
+    if hint is not None and len(b_slots) == 1:
+        out.append((HINT, Name(HINT, hint[0], f"role: B's only fact, {hint[1].summary()}"), anonymous))
+    else:
+        out.append((AMBIGUOUS, Name(AMBIGUOUS, "one", f"role: B holds {len(b_slots)} facts"), anonymous))
+    return out
+
+
+def _description_forms(d: SlotDescription, layout: Layout) -> list[tuple[str, int]]:
+    """(how, forms id) for the reader phrases of one description, grouped by how they refer."""
+    by_how: dict[str, list[str]] = {}
+    for phrase, how in reader_phrases(d, layout):
+        by_how.setdefault(how, []).append(phrase)
+    return [(how, _forms(tuple(phrases))) for how, phrases in by_how.items()]
 
 
 @dataclass
