@@ -118,6 +118,12 @@ MODIFIER = re.compile(r"\s*,?\s*(?:of|in|for|through|at|between|with|on|that|whi
                       r"(?:\s*(?:,|and|or|the|a|an|its|all|variables?|unknowns?|signal|weights?)?\s*[\ue000-\ue0ff])+"
                       r"(?:\s*(?:satisfies|must satisfy|obeys|has|are|is))?")
 STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
+# "please confirm that a(0) = -5", "can you also verify P(E|H) = 1/2": asking B to confirm a quantity asks for it
+CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|would you|will you|you|u)\s+"
+                     r"(?:also\s+|please\s+|to\s+|just\s+)?|^\s*(?:also\s*,?\s*)?)"
+                     r"(?:confirm|verify|check|double check|reconfirm|make sure)\b")
+# a formula in quotes ('f(x) = 2x + 1 if x < t'): the names inside are context
+QUOTED_FORMULA = re.compile(r"(?<![a-z0-9])(['\"])([^'\"]*[=<>≡][^'\"]*)\1(?![a-z0-9])")
 APPOSITION_PAREN = re.compile(r"\s*(?:[=:,]|,?\s*(?:ie|that is|namely|aka|defined as|given by|where)\s*,?)?\s*\(")
 
 
@@ -208,12 +214,15 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     lead = LEADING_CONTEXT.match(clause)
     if lead:
         clause = clause[lead.end():]
+    confirm = CONFIRM.search(clause)
     cut = TRAILING_CONTEXT.search(clause)
-    if cut and cut.start() > 0:
+    if cut and cut.start() > 0 and not (confirm and cut.start() <= confirm.end()):
         clause = clause[: cut.start()]
     ids = _indices(clause)
     is_hint = {i for i in ids if mentions[i].name.kind in (HINT, PART)}
     dropped: set[int] = set()
+    for quoted in QUOTED_FORMULA.finditer(clause):
+        dropped |= set(_indices(quoted.group(2))) - is_hint
     rest = clause
     if is_hint:
         spans = _descriptions_after_hint(clause, is_hint)
@@ -232,7 +241,7 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
                     dropped.add(i)
     for i in ids:
         after = clause[clause.index(chr(_MARK + i)) + 1:]
-        if i not in is_hint and STATED_VALUE.match(after):
+        if i not in is_hint and STATED_VALUE.match(after) and not confirm:
             dropped.add(i)
     kept = [i for i in ids if i not in dropped]
     unnamed = []
@@ -358,6 +367,11 @@ class RuleResponder(Responder):
     def respond(self, turns: list[ResponderTurn]) -> list[ResponderDecision]:
         self.latency.wait()
         return [self.decide(turn) for turn in turns]
+
+    def forget_judgements(self) -> None:
+        """Empty the remembered judgements (benchmarks time the reading itself)."""
+        for lexicon in self._lexicons.values():
+            lexicon.judged.clear()
 
     def lexicon(self, instance: dict[str, Any]) -> Lexicon:
         found = self._lexicons.get(instance["id"])
