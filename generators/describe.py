@@ -30,19 +30,14 @@ ORDINAL_SHORT = ("0th", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", 
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 INDEX_MARKERS = ("{e} {k}", "{e} number {k}", "{e} #{k}", "{e} no. {k}", "{e} no {k}", "{e} with index {k}",
                  "{e} at index {k}", "{e} labelled {k}", "{e} labeled {k}")
-ROLE_TEMPLATES = ("the missing {e}", "the {e} i am missing", "the {e} im missing", "the {e} i'm missing",
-                  "the {e} i dont have", "the {e} i do not have", "the {e} i don't have", "the {e} i lack",
-                  "the {e} that is missing", "the {e} not in my list", "the {e} that is not in my list",
-                  "the {e} not listed", "the {e} that is not listed", "the {e} that isn't listed",
-                  "the {e} missing from my list", "the {e} missing from my view", "the {e} i was not given",
-                  "the {e} i wasn't given", "the {e} i am not given", "the unknown {e}", "the {e} you hold",
-                  "the {e} you have", "the one {e} i am missing", "the one {e} i don't have")
+ROLE_TEMPLATES = ("the missing {e}", "the {e} i am missing", "the {e} im missing", "the {e} i dont have",
+                  "the {e} i do not have", "the {e} i lack", "the {e} not in my list", "the {e} that is not in my list",
+                  "the {e} not listed", "the {e} missing from my list", "the {e} i was not given", "the {e} you hold")
 ANONYMOUS_ROLES = ("the one i am missing", "the one im missing", "the one i'm missing", "the one i dont have",
                    "the one i do not have", "the one i don't have", "the one not listed", "the one not in my list",
                    "the one that is not in my list", "the missing one", "the one that is missing",
                    "the one i lack", "the one you hold")
-TWO_AXIS_JOINS = ("{a}, {b}", "{a} and {b}", "{a} and the {b}", "{a} {b}", "{a}, the {b}", "{b}, {a}",
-                  "{b} and {a}", "{b} and the {a}")
+TWO_AXIS_JOINS = ("{a}, {b}", "{a} and {b}", "{a} and the {b}", "{a} {b}", "{b}, {a}")
 
 
 @dataclass(frozen=True)
@@ -147,8 +142,8 @@ def _axis_words(d: SlotDescription, layout: Layout, axis: int) -> list[tuple[str
     words = [(f"{name} {k}", "index")]
     words += [(f"{w} {name}", "ordinal") for w in ordinal_words(k - d.base + 1)]
     low, high = layout.extents.get((d.entity, d.owner, axis), (k, k))
-    ends = {"row": (("top", "first", "uppermost"), ("bottom", "last", "lowest")),
-            "column": (("leftmost", "left", "first"), ("rightmost", "right", "last"))}.get(name)
+    ends = {"row": (("top", "first"), ("bottom", "last")),
+            "column": (("leftmost", "first"), ("rightmost", "last"))}.get(name)
     if ends and high > low:
         for position in ends[0] if k == low else ends[1] if k == high else ():
             words.append((f"{position} {name}", "position"))
@@ -175,5 +170,5 @@ def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
 
 def role_phrases(d: SlotDescription) -> list[str]:
     """Phrases naming "the fact of this kind that A lacks" ("the congruence I am missing")."""
-    nouns = list(dict.fromkeys([d.group, d.entity, *d.synonyms]))
+    nouns = list(dict.fromkeys([d.group, d.entity]))
     return [t.format(e=noun) for noun in nouns for t in ROLE_TEMPLATES]

@@ -348,8 +348,8 @@ class LaplaceGrid(Family):
         if c["type"] != "value":
             return None
         i, j = parse_var(c["var"])
-        return SlotDescription("grid value", (i, j), axes=("row", "column"), base=0, owner="the grid",
-                               synonyms=("cell", "boundary value", "node", "grid point", "boundary cell"))
+        return SlotDescription("boundary value", (i, j), axes=("row", "column"), base=0, owner="the grid",
+                               synonyms=("grid value", "cell", "node", "grid point", "boundary cell"))
 
 
 FAMILY = LaplaceGrid()

@@ -180,7 +180,10 @@ class PiecewiseMissingThreshold(Family):
             "the boundary between the branches", "where the two branches meet",
             "the switchover point", "the switch over point", "the changeover point", "the breakpoint of f",
             "the value of x where f switches", "the x value where the formula changes", "the dividing point",
-            "where the piecewise function changes", "the point separating the two branches"))
+            "where the piecewise function changes", "the point separating the two branches",
+            "switch from one formula to the other", "switches from one formula to the other", "function switch",
+            "f switch", "switch formulas", "switch branches", "two branches meet", "branches meet",
+            "x do the two branches meet", "x does the function switch", "x does f switch", "x does f change"))
 
     def slot_name(self, c: Constraint) -> str | None:
         match c["type"]:

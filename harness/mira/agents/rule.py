@@ -123,7 +123,7 @@ CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|woul
                      r"(?:also\s+|please\s+|to\s+|just\s+)?|^\s*(?:also\s*,?\s*)?)"
                      r"(?:confirm|verify|check|double check|reconfirm|make sure)\b")
 # a formula in quotes ('f(x) = 2x + 1 if x < t'): the names inside are context
-QUOTED_FORMULA = re.compile(r"(?<![a-z0-9])(['\"])([^'\"]*[=<>≡][^'\"]*)\1(?![a-z0-9])")
+QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*[=<>≡][^'\"]*)\1(?![a-z0-9])")  # normalising drops the space before
 APPOSITION_PAREN = re.compile(r"\s*(?:[=:,]|,?\s*(?:ie|that is|namely|aka|defined as|given by|where)\s*,?)?\s*\(")
 
 
@@ -178,7 +178,8 @@ def _asking_clauses(clauses: list[str]) -> list[str]:
     """Direct questions and requests that name something; else statements of need; else every clause."""
     open_clauses = [c for c in clauses if not _is_statement(c)]
     for pattern in (STRONG_ASK, WEAK_ASK):
-        chosen = [c for c in open_clauses if pattern.search(c) and _indices(c)]
+        chosen = [c for c in open_clauses if (pattern.search(c) or (pattern is STRONG_ASK and CONFIRM.search(c)))
+                  and _indices(c)]
         if chosen:
             return chosen
     return open_clauses or clauses

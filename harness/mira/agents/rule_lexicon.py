@@ -53,6 +53,8 @@ class Lexicon:
     pattern: re.Pattern[str] | None = None  # generic_pattern(names) when not given
     judged: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # request -> judgement
     lengths: tuple[int, ...] = field(default=(), repr=False, compare=False)  # name lengths, longest first
+    described: Described | None = field(default=None, repr=False, compare=False)  # names from descriptions
+    slot_kinds: dict[str, str] = field(default_factory=dict, repr=False, compare=False)  # slot -> its kind here
 
     def __post_init__(self) -> None:
         if self.pattern is None:
@@ -187,7 +189,8 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
         linear = {alias_form(k): v for k, v in coeffs.items() if isinstance(v, int) and v}
     key = (shape.id, components, tuple(sorted(linear.items())) if linear is not None else None)
     return _cached(_LEXICONS, key, lambda: Lexicon(shape.names, components | shape.part_forms, linear,
-                                                   hint["slot"], shape.pattern, lengths=shape.lengths))
+                                                   hint["slot"], shape.pattern, lengths=shape.lengths,
+                                                   described=shape.described, slot_kinds=shape.slot_kinds))
 
 
 # ------------------------------------------------------------------------------------ caches
@@ -202,7 +205,8 @@ _INTERNED: dict[tuple[Any, ...], int] = {}  # phrases -> id of their forms
 _BY_ID: list[tuple[str, ...]] = []  # id -> forms (alias_form of each phrase)
 _GENERIC: dict[int, tuple[str, ...]] = {}  # id -> generic forms
 _ALNUM: dict[int, tuple[str, ...]] = {}  # id -> the forms that start with a letter or digit
-_DESCRIBED: dict[Any, list[tuple[str, int]]] = {}  # (description, layout) -> (how, forms id)
+_DESCRIBED: dict[Any, Any] = {}  # (slot, description, layout) -> its phrases
+_TABLES: dict[Any, Described] = {}  # the (slot, description) pairs of an instance -> their phrases
 _VOCAB: dict[Any, dict[str, int]] = {}
 _SLOTS: dict[Any, tuple[str | None, int]] = {}
 _SHAPES: dict[Any, Shape] = {}
@@ -223,7 +227,8 @@ def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
 
 def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
-    for cache in (_VOCAB, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM, _DESCRIBED):
+    caches = (_VOCAB, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM, _DESCRIBED, _TABLES)
+    for cache in caches:
         cache.clear()
 
 
@@ -299,17 +304,23 @@ class Shape:
         Shape._count += 1
         self.id = Shape._count
         named = [(kind, slot, forms_id) for kind, slot, forms_id, _ in groups]
-        described = _described_groups(groups)
-        names = _fill(described) if described else {}
+        slots = [(kind, slot, d) for kind, slot, _, d in groups if d is not None and kind in (HINT, KNOWN, OTHER)]
+        roles = _role_groups(slots)
+        names = _fill(roles) if roles else {}
         names.update(_fill(named))
         names.pop("", None)
         self.names = names
-        ids = [forms_id for _, _, forms_id in named + described]
-        self.alnum_forms = frozenset().union(*(_alnum(forms_id) for forms_id in ids))
+        ids = [forms_id for _, _, forms_id in named + roles]
+        self.alnum_forms = frozenset().union(*(_alnum(forms_id) for _, _, forms_id in named))
         self.part_forms = frozenset(f for kind, _, forms_id in named if kind == PART for f in _BY_ID[forms_id]
                                     if names.get(f) is not None and names[f].kind == PART)
         self.lengths = _lengths(names)
         self.pattern = generic_pattern(frozenset().union(*(_generic(forms_id) for forms_id in ids)))
+        self.slot_kinds: dict[str, str] = {}
+        for kind, slot, _ in reversed(slots):  # the most specific kind of a slot held twice (KNOWN over OTHER)
+            if slot not in self.slot_kinds or _PRIORITY[kind] < _PRIORITY[self.slot_kinds[slot]]:
+                self.slot_kinds[slot] = kind
+        self.described = _described_table(slots) if slots else None
 
 
 def _fill(groups: list[tuple[str, Any, int]]) -> dict[str, Name]:
@@ -324,20 +335,15 @@ def _fill(groups: list[tuple[str, Any, int]]) -> dict[str, Name]:
     return names
 
 
-def _described_groups(groups: tuple[tuple[str, str, int, SlotDescription | None], ...]
-                      ) -> list[tuple[str, Name, int]]:
-    """(kind, name, forms id) for the phrases made from each slot's description, and for the role phrases
-    ("the congruence I am missing"): those name the hint only when B holds exactly one fact of that kind."""
-    slots = [(kind, slot, d) for kind, slot, _, d in groups if d is not None and kind in (HINT, KNOWN, OTHER)]
+def _role_groups(slots: list[tuple[str, str, SlotDescription]]) -> list[tuple[str, Name, int]]:
+    """(kind, name, forms id) for the role phrases ("the congruence I am missing", "the one not listed"):
+    they name the hint only when B holds exactly one fact of that kind, since B cannot tell which of several
+    A means; otherwise they are ``AMBIGUOUS``."""
     if not slots:
         return []
-    layout = Layout.of([d for _, _, d in slots])
     out = []
-    for kind, slot, d in slots:
-        for how, forms_id in _cached(_DESCRIBED, (d, layout), lambda d=d: _description_forms(d, layout)):
-            out.append((kind, Name(kind, slot, f"{how}: {d.summary()}"), forms_id))
     held_by_b = [(kind, slot, d) for kind, slot, d in slots if kind in (HINT, OTHER)]
-    b_slots = {slot for kind, slot, _ in held_by_b}
+    b_slots = {slot for _, slot, _ in held_by_b}
     for group in dict.fromkeys(d.group for _, _, d in slots):
         of_group = [(kind, slot, d) for kind, slot, d in held_by_b if d.group == group]
         one = of_group[0] if len(of_group) == 1 else None
@@ -357,6 +363,51 @@ def _described_groups(groups: tuple[tuple[str, str, int, SlotDescription | None]
     return out
 
 
+@dataclass
+class Described:
+    """The phrases made from the descriptions of an instance's slots, whoever holds them: form -> (slot, how
+    it refers), and by first word the lengths of the forms starting with it (longest first). It does not
+    depend on which slot is the hint, so every instance of a family size shares one."""
+
+    forms: dict[str, tuple[str, str]]
+    by_first_word: dict[str, tuple[int, ...]]
+
+
+def _described_table(slots: list[tuple[str, str, SlotDescription]]) -> Described:
+    described = tuple(sorted({(slot, d) for _, slot, d in slots}, key=lambda sd: sd[0]))
+    return _cached(_TABLES, described, lambda: _make_described(described))
+
+
+def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Described:
+    layout = Layout.of([d for _, d in described])
+    forms: dict[str, tuple[str, str]] = {}
+    lengths: dict[str, set[int]] = {}
+    for slot, d in reversed(described):  # the first slot to give a form keeps it: written last
+        one_forms, one_lengths = _cached(_DESCRIBED, (slot, d, layout), lambda s=slot, d=d: _one_slot(s, d, layout))
+        forms.update(one_forms)
+        for word, ls in one_lengths.items():
+            lengths.setdefault(word, set()).update(ls)
+    return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()})
+
+
+def _one_slot(slot: str, d: SlotDescription, layout: Layout) -> tuple[dict[str, tuple[str, str]], dict[str, set[int]]]:
+    """The phrases of one slot's description: form -> (slot, how), and first word -> lengths."""
+    forms: dict[str, tuple[str, str]] = {}
+    for how, forms_id in reversed(_description_forms(d, layout)):
+        forms.update(dict.fromkeys(_BY_ID[forms_id], (slot, f"{how}: {d.summary()}")))
+    forms.pop("", None)
+    lengths: dict[str, set[int]] = {}
+    for form in forms:
+        first = _FIRST_WORD.match(form)
+        if first:
+            lengths.setdefault(first.group(), set()).add(len(form))
+    return forms, lengths
+
+
+_FIRST_WORD = re.compile(r"[a-z0-9]+")
+_WORDS = re.compile(r"(?<![a-z0-9])[a-z0-9]+")
+
+
 def _description_forms(d: SlotDescription, layout: Layout) -> list[tuple[str, int]]:
     """(how, forms id) for the reader phrases of one description, grouped by how they refer."""
     by_how: dict[str, list[str]] = {}
@@ -374,28 +425,69 @@ class Mention:
 
 
 def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
-    """Names in normalised ``text``, longest first, not overlapping; linear forms of the hint first."""
+    """Names in normalised ``text``, longest first, not overlapping; linear forms of the hint first.
+
+    At each position the longest name wins: one of the family's names (and role phrases), found by the shared
+    regex, or a phrase made from a slot's description, found by its first word; on equal length the former.
+    """
     mentions: list[Mention] = []
     if lexicon.linear:
         for m in LINEAR_EXPR.finditer(text):
             if _linear_form(m.group()) == lexicon.linear:
                 mentions.append(Mention(m.start(), m.end(), m.group(), Name(HINT, lexicon.hint_slot)))
     starts = [m.start for m in mentions]  # linear forms: sorted, not overlapping
-    names, lengths, at = lexicon.names, lexicon.lengths, 0
+    names, lengths = lexicon.names, lexicon.lengths
+    best: dict[int, int] = {}
     for m in lexicon.pattern.finditer(text):  # type: ignore[union-attr]
         start = m.start()
+        form = _longest_name_at(text, start, len(m.group(1)), names, lengths)
+        if form is not None:
+            best[start] = len(form)
+    described = _described_at(text, lexicon) if lexicon.described else {}
+    at = 0
+    for start in sorted(best.keys() | described.keys()):
         if start < at:
             continue
-        form = _longest_name_at(text, start, len(m.group(1)), names, lengths)
-        if form is None:
-            continue
-        end = at = start + len(form)
+        length = best.get(start, 0)
+        extra = described.get(start)
+        if extra is not None and extra[0] > length:
+            length = extra[0]
+            form = text[start:start + length]
+            slot, via = extra[1]
+            name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
+        else:
+            form = text[start:start + length]
+            name = names[form]
+        end = at = start + length
         before = bisect_left(starts, end) - 1  # the last linear form starting before this name ends
         if before >= 0 and mentions[before].end > start:
             continue
-        mentions.append(Mention(start, end, form, names[form]))
+        mentions.append(Mention(start, end, form, name))
     mentions.sort(key=lambda m: m.start)
     return mentions
+
+
+def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str, str]]]:
+    """start -> (length, (slot, how)) of the longest described phrase starting at each word of ``text``."""
+    table = lexicon.described
+    assert table is not None
+    out = {}
+    for word in _WORDS.finditer(text):
+        lengths = table.by_first_word.get(word.group())
+        if not lengths:
+            continue
+        start = word.start()
+        for length in lengths:
+            if start + length > len(text):
+                continue
+            form = text[start:start + length]
+            entry = table.forms.get(form)
+            if entry is not None and form not in lexicon.names:
+                end = start + length
+                if not form[-1].isalnum() or end == len(text) or text[end] not in _WORD:
+                    out[start] = (length, entry)
+                    break
+    return out
 
 
 def _longest_name_at(text: str, start: int, longest: int, names: dict[str, Name],
