@@ -445,7 +445,7 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
             best[start] = len(form)
     described = _described_at(text, lexicon) if lexicon.described else {}
     at = 0
-    for start in sorted(best.keys() | described.keys()):
+    for start in sorted(best.keys() | described.keys()) if described else best:  # finditer's order: ascending
         if start < at:
             continue
         length = best.get(start, 0)
