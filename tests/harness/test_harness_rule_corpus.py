@@ -255,3 +255,30 @@ def test_issue_examples(family: str, request_text: str, expected: str, rule: str
     judgement = RuleResponder().judge(first_instance(family), request_text)
     assert ("offer" if judgement.offer else "decline") == expected, judgement
     assert judgement.rule == rule, judgement
+
+
+def test_shared_regex_finds_exactly_what_the_instances_own_regex_finds(corpus, instances) -> None:
+    """Lexicons share one regex per family shape (numbers generic); the instance's own longest name is then
+    taken. It must find the same names, at the same places, as a regex compiled from the instance's names
+    (the lexicon as it was before issue 27), descriptions aside."""
+    import dataclasses
+    import re
+
+    from harness.mira.agents.rule_lexicon import LINEAR_EXPR, _linear_form, build_lexicon, find_mentions, trie_regex
+    from harness.text import normalize
+
+    def reference(text, lexicon, pattern):
+        found = [(m.start(), m.end(), m.group()) for m in LINEAR_EXPR.finditer(text)
+                 if lexicon.linear and _linear_form(m.group()) == lexicon.linear]
+        linear = list(found)
+        for m in pattern.finditer(text):
+            if not any(start < m.end() and m.start() < end for start, end, _ in linear):
+                found.append((m.start(), m.end(), m.group()))
+        return sorted((start, form) for start, _, form in found)
+
+    own: dict[int, re.Pattern[str]] = {}
+    for item in corpus[::2]:
+        lexicon = dataclasses.replace(build_lexicon(instances[item.id]), described=None)
+        pattern = own.setdefault(id(lexicon.names), re.compile(trie_regex(list(lexicon.names))))
+        text = normalize(item.request)
+        assert [(m.start, m.form) for m in find_mentions(text, lexicon)] == reference(text, lexicon, pattern), item

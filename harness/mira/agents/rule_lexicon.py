@@ -155,6 +155,8 @@ def slot_names(family: Family, constraint: dict[str, Any]) -> tuple[str | None, 
 
 def build_lexicon(instance: dict[str, Any]) -> Lexicon:
     """The instance's lexicon, shared with every instance of the same shape (see ``Shape``)."""
+    if len(_BY_ID) > 16 * _CACHE_SIZE:  # interned phrase lists are only ever dropped all together
+        clear_caches()
     family = get_family(instance["family"])
     hint = instance["minimal_hint_spec"]["atomic_hints"][0]
     views = {v["agent_id"]: v["private_data"] for v in instance["agent_views"]}
@@ -215,8 +217,6 @@ _PATTERNS: dict[frozenset[str], re.Pattern[str]] = {}
 
 
 def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
-    if len(_BY_ID) > 16 * _CACHE_SIZE:
-        clear_caches()
     found = cache.get(key)
     if found is None:
         if len(cache) >= _CACHE_SIZE:
