@@ -232,8 +232,8 @@ class DiscreteTomography(Family):
                                    synonyms=("entry", "grid cell", "square"))
         if c["type"] in ("row_sum", "col_sum"):
             axis = "row" if c["type"] == "row_sum" else "column"
-            return SlotDescription(f"{axis} sum", (c["row" if axis == "row" else "col"],), axes=(axis,), base=0,
-                                   owner="the grid", kind="line sum")
+            return SlotDescription(f"{axis} sum", (c["row" if axis == "row" else "col"],), base=0, owner="the grid",
+                                   kind="line sum")
         return None
 
 

@@ -98,6 +98,17 @@ def test_described_requests_name_their_description(family, request_text, expecte
     assert any(via in d for d in judgement.rationale()["described"]), judgement
 
 
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_family_describes_its_hint_slot(family: str) -> None:
+    from generators.describe import Layout, SlotDescription, reader_phrases
+
+    inst = first_instance(family)
+    hint = inst["minimal_hint_spec"]["atomic_hints"][0]
+    description = get_family(family).describe_slot(hint["slot"], hint["constraint"])
+    assert isinstance(description, SlotDescription), family
+    assert list(reader_phrases(description, Layout.of([description]))) or description.meanings, family
+
+
 def test_confirm_clause_asks_and_constant_term_is_p0() -> None:
     inst = first_instance("recurrence_missing_init")
     assert not RuleResponder().judge(inst, "What is a(1)? Also, please confirm that a(0) = -1.").offer
