@@ -243,8 +243,12 @@ class GeometryCoordinates(Family):
         if c["type"] != "lin_eq":
             return None
         k = int(c["name"][1:])
+        # A always holds L1 and B L2 (a Type-A family), so "the line through P I do not have" means L2
+        theirs = ("line through p that i do not have", "line through p i do not have", "line through p i dont have",
+                  "line through p that i dont have", "line through p i am missing", "other line through p",
+                  "line through p that i am missing", "line through p that you have") if k == 2 else ()
         return SlotDescription("line", (k,), synonyms=("line equation", "straight line"), attribute="equation",
-                               meanings=(f"the equation of line {k}", f"the coefficients of line {k}"))
+                               meanings=(f"the equation of line {k}", f"the coefficients of line {k}", *theirs))
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         dist = whole_distance(tuple(z["P"]), tuple(z["Q"]))
