@@ -168,7 +168,7 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
     hint_description = _cached(_SLOTS, (family.name, _freeze(hint["constraint"])),
                                lambda: _slot_forms(family, hint["constraint"]))[2]
-    groups: list[tuple[str, str, int, SlotDescription | None]] = [
+    groups: list[tuple[str, str, int, int | None]] = [
         (HINT, hint["slot"], hint_forms, hint_description), (PART, hint["slot"], vocab["parts"], None)]
     for agent, kind in (("A", KNOWN), ("B", OTHER)):
         for constraint in views[agent]["constraints_machine"]:
@@ -207,7 +207,10 @@ _INTERNED: dict[tuple[Any, ...], int] = {}  # phrases -> id of their forms
 _BY_ID: list[tuple[str, ...]] = []  # id -> forms (alias_form of each phrase)
 _GENERIC: dict[int, tuple[str, ...]] = {}  # id -> generic forms
 _ALNUM: dict[int, tuple[str, ...]] = {}  # id -> the forms that start with a letter or digit
-_DESCRIBED: dict[Any, Any] = {}  # (slot, description, layout) -> its phrases
+_DESCRIBED: dict[Any, Any] = {}  # (slot, description, the extents of its axes) -> its phrases
+_DESCRIPTION_IDS: dict[SlotDescription, int] = {}
+_DESCRIPTIONS: list[SlotDescription] = []
+_ROLES: dict[Any, list[tuple[str, Name, int]]] = {}  # the (kind, slot, description) of the slots -> role names
 _TABLES: dict[Any, Described] = {}  # the (slot, description) pairs of an instance -> their phrases
 _VOCAB: dict[Any, dict[str, int]] = {}
 _SLOTS: dict[Any, tuple[str | None, int]] = {}
@@ -227,7 +230,8 @@ def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
 
 def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
-    caches = (_VOCAB, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM, _DESCRIBED, _TABLES)
+    caches = (_VOCAB, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM, _DESCRIBED, _TABLES,
+              _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES)
     for cache in caches:
         cache.clear()
 
@@ -276,9 +280,19 @@ def _vocab_forms(family: str, hint_constraint: dict[str, Any], target: dict[str,
     return {key: _forms(tuple(extra.get(key, []))) for key in ("hint", "parts", "target")}
 
 
-def _slot_forms(family: Family, constraint: dict[str, Any]) -> tuple[str | None, int, SlotDescription | None]:
+def _slot_forms(family: Family, constraint: dict[str, Any]) -> tuple[str | None, int, int | None]:
     slot, phrases = slot_names(family, constraint)
-    return slot, _forms(tuple(phrases)), _description(family, slot, constraint)
+    d = _description(family, slot, constraint)
+    return slot, _forms(tuple(phrases)), None if d is None else _description_id(d)
+
+
+def _description_id(d: SlotDescription) -> int:
+    """Descriptions are interned, so that shape keys hash ints, not whole descriptions."""
+    found = _DESCRIPTION_IDS.get(d)
+    if found is None:
+        found = _DESCRIPTION_IDS[d] = len(_DESCRIPTIONS)
+        _DESCRIPTIONS.append(d)
+    return found
 
 
 def _description(family: Family, slot: str | None, constraint: dict[str, Any]) -> SlotDescription | None:
@@ -300,12 +314,14 @@ class Shape:
 
     _count = 0
 
-    def __init__(self, groups: tuple[tuple[str, str, int, SlotDescription | None], ...]):
+    def __init__(self, groups: tuple[tuple[str, str, int, int | None], ...]):
         Shape._count += 1
         self.id = Shape._count
         named = [(kind, slot, forms_id) for kind, slot, forms_id, _ in groups]
-        slots = [(kind, slot, d) for kind, slot, _, d in groups if d is not None and kind in (HINT, KNOWN, OTHER)]
-        roles = _role_groups(slots)
+        slots = [(kind, slot, _DESCRIPTIONS[d]) for kind, slot, _, d in groups
+                 if d is not None and kind in (HINT, KNOWN, OTHER)]
+        roles = _cached(_ROLES, tuple((kind, slot, d) for kind, slot, _, d in groups
+                                      if d is not None and kind in (HINT, KNOWN, OTHER)), lambda: _role_groups(slots))
         names = _fill(roles) if roles else {}
         names.update(_fill(named))
         names.pop("", None)
@@ -320,7 +336,8 @@ class Shape:
         for kind, slot, _ in reversed(slots):  # the most specific kind of a slot held twice (KNOWN over OTHER)
             if slot not in self.slot_kinds or _PRIORITY[kind] < _PRIORITY[self.slot_kinds[slot]]:
                 self.slot_kinds[slot] = kind
-        self.described = _described_table(slots) if slots else None
+        self.described = _described_table([(slot, d) for kind, slot, _, d in groups
+                                           if d is not None and kind in (HINT, KNOWN, OTHER)]) if slots else None
 
 
 def _fill(groups: list[tuple[str, Any, int]]) -> dict[str, Name]:
@@ -373,9 +390,9 @@ class Described:
     by_first_word: dict[str, tuple[int, ...]]
 
 
-def _described_table(slots: list[tuple[str, str, SlotDescription]]) -> Described:
-    described = tuple(sorted({(slot, d) for _, slot, d in slots}, key=lambda sd: sd[0]))
-    return _cached(_TABLES, described, lambda: _make_described(described))
+def _described_table(slots: list[tuple[str, int]]) -> Described:
+    described = tuple(sorted(set(slots)))  # (slot, description id): whichever slot is the hint
+    return _cached(_TABLES, described, lambda: _make_described(tuple((s, _DESCRIPTIONS[d]) for s, d in described)))
 
 
 def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Described:
@@ -383,7 +400,8 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
     forms: dict[str, tuple[str, str]] = {}
     lengths: dict[str, set[int]] = {}
     for slot, d in reversed(described):  # the first slot to give a form keeps it: written last
-        one_forms, one_lengths = _cached(_DESCRIBED, (slot, d, layout), lambda s=slot, d=d: _one_slot(s, d, layout))
+        own = Layout({k: v for k, v in layout.extents.items() if k[:2] == (d.entity, d.owner)})  # all it reads
+        one_forms, one_lengths = _cached(_DESCRIBED, (slot, d, own), lambda s=slot, d=d, own=own: _one_slot(s, d, own))
         forms.update(one_forms)
         for word, ls in one_lengths.items():
             lengths.setdefault(word, set()).update(ls)
