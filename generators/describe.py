@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 ORDINALS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
             "tenth", "eleventh", "twelfth")
 ORDINAL_SHORT = ("0th", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th", "11th", "12th")
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 INDEX_MARKERS = ("{e} {k}", "{e} number {k}", "{e} #{k}", "{e} no. {k}", "{e} no {k}", "{e} with index {k}",
                  "{e} at index {k}", "{e} labelled {k}", "{e} labeled {k}")
 ROLE_TEMPLATES = ("the missing {e}", "the {e} i am missing", "the {e} im missing", "the {e} i dont have",
