@@ -31,7 +31,9 @@ INDEX_MARKERS = ("{e} {k}", "{e} number {k}", "{e} #{k}", "{e} no. {k}", "{e} no
                  "{e} at index {k}", "{e} labelled {k}", "{e} labeled {k}")
 ROLE_TEMPLATES = ("the missing {e}", "the {e} i am missing", "the {e} im missing", "the {e} i dont have",
                   "the {e} i do not have", "the {e} i lack", "the {e} not in my list", "the {e} that is not in my list",
-                  "the {e} not listed", "the {e} missing from my list", "the {e} i was not given", "the {e} you hold")
+                  "the {e} not listed", "the {e} missing from my list", "the {e} i was not given", "the {e} you hold",
+                  "the {e} i need", "the {e} i still need", "the unknown {e}", "the remaining {e}",
+                  "{e} am i missing", "{e} is missing", "{e} do i lack", "{e} dont i have", "{e} do i not have")
 ANONYMOUS_ROLES = ("the one i am missing", "the one im missing", "the one i'm missing", "the one i dont have",
                    "the one i do not have", "the one i don't have", "the one not listed", "the one not in my list",
                    "the one that is not in my list", "the missing one", "the one that is missing",
@@ -169,5 +171,5 @@ def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
 
 def role_phrases(d: SlotDescription) -> list[str]:
     """Phrases naming "the fact of this kind that A lacks" ("the congruence I am missing")."""
-    nouns = list(dict.fromkeys([d.group, d.entity]))
+    nouns = list(dict.fromkeys([d.group, d.entity, *d.synonyms, *([d.attribute] if d.attribute else [])]))
     return [t.format(e=noun) for noun in nouns for t in ROLE_TEMPLATES]

@@ -228,7 +228,8 @@ class PolyInterpolation(Family):
             meanings += ["the constant term of p", "the constant term", "the constant coefficient",
                          "the constant term of the polynomial", "the y intercept", "the intercept of p",
                          "the value at the origin", "the value at zero"]
-        return SlotDescription("value", (), kind="point", meanings=tuple(meanings))
+        return SlotDescription("value", (), kind="point", attribute=f"p({x})", meanings=tuple(meanings),
+                               synonyms=("data point", "sample", "evaluation", "interpolation point"))
 
 
 FAMILY = PolyInterpolation()
