@@ -55,6 +55,7 @@ class Lexicon:
     lengths: tuple[int, ...] = field(default=(), repr=False, compare=False)  # name lengths, longest first
     described: Described | None = field(default=None, repr=False, compare=False)  # names from descriptions
     slot_kinds: dict[str, str] = field(default_factory=dict, repr=False, compare=False)  # slot -> its kind here
+    role_names: dict[str, Name] = field(default_factory=dict, repr=False, compare=False)  # kind -> what roles name
 
     def __post_init__(self) -> None:
         if self.pattern is None:
@@ -192,7 +193,8 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
     key = (shape.id, components, tuple(sorted(linear.items())) if linear is not None else None)
     return _cached(_LEXICONS, key, lambda: Lexicon(shape.names, components | shape.part_forms, linear,
                                                    hint["slot"], shape.pattern, lengths=shape.lengths,
-                                                   described=shape.described, slot_kinds=shape.slot_kinds))
+                                                   described=shape.described, slot_kinds=shape.slot_kinds,
+                                                   role_names=shape.role_names))
 
 
 # ------------------------------------------------------------------------------------ caches
@@ -210,7 +212,7 @@ _ALNUM: dict[int, tuple[str, ...]] = {}  # id -> the forms that start with a let
 _DESCRIBED: dict[Any, Any] = {}  # (slot, description, the extents of its axes) -> its phrases
 _DESCRIPTION_IDS: dict[SlotDescription, int] = {}
 _DESCRIPTIONS: list[SlotDescription] = []
-_ROLES: dict[Any, list[tuple[str, Name, int]]] = {}  # the (kind, slot, description) of the slots -> role names
+_ROLES: dict[Any, dict[str, Name]] = {}  # the (kind, slot, description) of the slots -> what role phrases name
 _TABLES: dict[Any, Described] = {}  # the (slot, description) pairs of an instance -> their phrases
 _VOCAB: dict[Any, dict[str, int]] = {}
 _SLOTS: dict[Any, tuple[str | None, int]] = {}
@@ -320,13 +322,13 @@ class Shape:
         named = [(kind, slot, forms_id) for kind, slot, forms_id, _ in groups]
         slots = [(kind, slot, _DESCRIPTIONS[d]) for kind, slot, _, d in groups
                  if d is not None and kind in (HINT, KNOWN, OTHER)]
-        roles = _cached(_ROLES, tuple((kind, slot, d) for kind, slot, _, d in groups
-                                      if d is not None and kind in (HINT, KNOWN, OTHER)), lambda: _role_groups(slots))
-        names = _fill(roles) if roles else {}
-        names.update(_fill(named))
+        self.role_names = _cached(_ROLES, tuple((kind, slot, d) for kind, slot, _, d in groups
+                                                if d is not None and kind in (HINT, KNOWN, OTHER)),
+                                  lambda: _role_names(slots))
+        names = _fill(named)
         names.pop("", None)
         self.names = names
-        ids = [forms_id for _, _, forms_id in named + roles]
+        ids = [forms_id for _, _, forms_id in named]
         self.alnum_forms = frozenset().union(*(_alnum(forms_id) for _, _, forms_id in named))
         self.part_forms = frozenset(f for kind, _, forms_id in named if kind == PART for f in _BY_ID[forms_id]
                                     if names.get(f) is not None and names[f].kind == PART)
@@ -352,32 +354,30 @@ def _fill(groups: list[tuple[str, Any, int]]) -> dict[str, Name]:
     return names
 
 
-def _role_groups(slots: list[tuple[str, str, SlotDescription]]) -> list[tuple[str, Name, int]]:
-    """(kind, name, forms id) for the role phrases ("the congruence I am missing", "the one not listed"):
-    they name the hint only when B holds exactly one fact of that kind, since B cannot tell which of several
-    A means; otherwise they are ``AMBIGUOUS``."""
-    if not slots:
-        return []
-    out = []
+def _role_names(slots: list[tuple[str, str, SlotDescription]]) -> dict[str, Name]:
+    """What each role phrase names here, by kind ("the congruence I am missing"; ``ONE`` for "the one not
+    listed"): the hint when B holds exactly one fact of that kind, since B cannot tell which of several A
+    means; otherwise ``AMBIGUOUS``."""
+    out = {}
     held_by_b = [(kind, slot, d) for kind, slot, d in slots if kind in (HINT, OTHER)]
     b_slots = {slot for _, slot, _ in held_by_b}
     for group in dict.fromkeys(d.group for _, _, d in slots):
         of_group = [(kind, slot, d) for kind, slot, d in held_by_b if d.group == group]
-        one = of_group[0] if len(of_group) == 1 else None
-        d = one[2] if one else next(d for _, _, d in slots if d.group == group)
-        forms_id = _forms(tuple(role_phrases(d)))
-        if one is not None and one[0] == HINT:
-            out.append((HINT, Name(HINT, one[1], f"role: the only {group} B holds, {d.summary()}"), forms_id))
+        if len(of_group) == 1 and of_group[0][0] == HINT:
+            _, slot, d = of_group[0]
+            out[group] = Name(HINT, slot, f"role: the only {group} B holds, {d.summary()}")
         else:
-            out.append((AMBIGUOUS, Name(AMBIGUOUS, group, f"role: B holds {len(of_group)} of kind {group}"),
-                        forms_id))
+            out[group] = Name(AMBIGUOUS, group, f"role: B holds {len(of_group)} of kind {group}")
     hint = next(((slot, d) for kind, slot, d in slots if kind == HINT), None)
-    anonymous = _forms(ANONYMOUS_ROLES)
     if hint is not None and len(b_slots) == 1:
-        out.append((HINT, Name(HINT, hint[0], f"role: B's only fact, {hint[1].summary()}"), anonymous))
+        out[ONE] = Name(HINT, hint[0], f"role: B's only fact, {hint[1].summary()}")
     else:
-        out.append((AMBIGUOUS, Name(AMBIGUOUS, "one", f"role: B holds {len(b_slots)} facts"), anonymous))
+        out[ONE] = Name(AMBIGUOUS, ONE, f"role: B holds {len(b_slots)} facts")
     return out
+
+
+ROLE = "\x00role:"  # marks a role phrase in a ``Described`` table: what it names depends on who holds what
+ONE = "one"  # the kind of "the one I am missing", with no noun
 
 
 @dataclass
@@ -405,7 +405,25 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
         forms.update(one_forms)
         for word, ls in one_lengths.items():
             lengths.setdefault(word, set()).update(ls)
+    roles: dict[str, tuple[str, str]] = {}
+    for group, forms_id in reversed(_role_forms(tuple(d for _, d in described))):
+        roles.update(dict.fromkeys(_BY_ID[forms_id], (ROLE + group, "")))
+    roles.pop("", None)
+    forms.update(roles)  # a role phrase is read as a role, whatever else it says
+    for form in roles:
+        first = _FIRST_WORD.match(form)
+        if first:
+            lengths.setdefault(first.group(), set()).add(len(form))
     return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()})
+
+
+def _role_forms(descriptions: tuple[SlotDescription, ...]) -> list[tuple[str, int]]:
+    """(kind, forms id) of the role phrases for each kind of slot here, and for "the one I am missing"."""
+    phrases: dict[str, list[str]] = {}
+    for d in descriptions:
+        phrases.setdefault(d.group, []).extend(role_phrases(d))
+    return [*((group, _forms(tuple(dict.fromkeys(ps)))) for group, ps in phrases.items()),
+            (ONE, _forms(ANONYMOUS_ROLES))]
 
 
 def _one_slot(slot: str, d: SlotDescription, layout: Layout) -> tuple[dict[str, tuple[str, str]], dict[str, set[int]]]:
@@ -472,7 +490,10 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
             length = extra[0]
             form = text[start:start + length]
             slot, via = extra[1]
-            name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
+            if slot.startswith(ROLE):
+                name = lexicon.role_names.get(slot[len(ROLE):]) or Name(AMBIGUOUS, slot[len(ROLE):], "role")
+            else:
+                name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
         else:
             form = text[start:start + length]
             name = names[form]
