@@ -162,10 +162,32 @@ def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
     vertical = [w.split()[0] for w, how in rows if how == "position" and w.split()[0] in ("top", "bottom")]
     horizontal = [w.split()[0].replace("most", "") for w, how in cols if how == "position"
                   and w.split()[0] in ("leftmost", "rightmost")]
+    out += _along_edges(d, layout)
     for v in vertical:  # corners: "the bottom-left entry", "the top right cell"
         for h in horizontal:
             for noun in (d.entity, *d.synonyms, "corner"):
                 out += [(f"the {v}-{h} {noun}", "position"), (f"the {v} {h} {noun}", "position")]
+    return out
+
+
+def _along_edges(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
+    """A cell on an edge of a row-by-column grid, counted along that edge: "the last boundary value on the
+    left edge", "the second cell along the top edge" (the grid's extents are taken to be filled)."""
+    if tuple(d.axes[:2]) != ("row", "column"):
+        return []
+    (r, c), out = d.indices, []
+    low_r, high_r = layout.extents.get((d.entity, d.owner, 0), (r, r))
+    low_c, high_c = layout.extents.get((d.entity, d.owner, 1), (c, c))
+    edges = []
+    if high_c > low_c and high_r > low_r:
+        edges += [(edge, r, low_r, high_r) for edge, on in (("left", c == low_c), ("right", c == high_c)) if on]
+        edges += [(edge, c, low_c, high_c) for edge, on in (("top", r == low_r), ("bottom", r == high_r)) if on]
+    for edge, k, low, high in edges:
+        words = [*ordinal_words(k - low + 1)] + (["first"] if k == low else []) + (["last"] if k == high else [])
+        for word in dict.fromkeys(words):
+            for noun in (d.entity, *d.synonyms[:1]):
+                out += [(f"the {word} {noun} {where} the {edge} edge", "position")
+                        for where in ("on", "along", "of")]
     return out
 
 

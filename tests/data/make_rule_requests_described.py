@@ -160,6 +160,13 @@ def gen(fam, i, inst):
         add(i, f"Could you give me the boundary value in the {ordw(hi + 1)} row and the {ordw(hj + 1)} column?", "offer", "ordinal")
         add(i, "What is the boundary value I am missing?", "offer", "role")
         add(i, f"What is the boundary value in row {hi}, column {hj}, and the value at the center?", "decline", "two_things")
+        cells = [tuple(map(int, c["var"].split("_")[1:])) for c in A + B if c.get("type") == "value"]
+        rows, cols = [r for r, _ in cells], [c for _, c in cells]
+        edge = ("left", hi - min(rows)) if hj == min(cols) else ("top", hj - min(cols)) if hi == min(rows) else None
+        if edge:
+            add(i, f"What is the {ordw(edge[1] + 1)} boundary value on the {edge[0]} edge?", "offer", "position")
+            if edge[1] != 0:
+                add(i, f"What is the first boundary value on the {edge[0]} edge?", "decline", "described_known")
     elif fam == "linear_system_missing_coeff":
         r, c = h["row"], h["col"]
         add(i, f"What is the coefficient of x{c} in the {ordw(r + 1)} equation?", "offer", "meaning")
