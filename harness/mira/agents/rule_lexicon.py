@@ -510,7 +510,9 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
     """start -> (length, (slot, how)) of the longest described phrase starting at each word of ``text``."""
     table = lexicon.described
     assert table is not None
-    out = {}
+    out: dict[int, tuple[int, tuple[str, str]]] = {}
+    if table.by_first_word.keys().isdisjoint(_WORDS.findall(text)):  # the usual case, decided in C
+        return out
     for word in _WORDS.finditer(text):
         lengths = table.by_first_word.get(word.group())
         if not lengths:
