@@ -2,15 +2,18 @@
 
     python benchmarks/bench_rule_responder.py [--repeat 5] [--baseline-rev REV | --no-baseline] [--json]
 
-Reads ``tests/data/rule_requests_*.jsonl`` (or ``--corpus FILE ...``), rebuilds their instances (not
-timed) and prints, per (label, style), how many requests the responder judges as labelled. The
+Reads ``tests/data/rule_requests_*.jsonl`` and the held-out ``tests/data/heldout_requests_*.jsonl`` (or
+``--corpus FILE ...``), rebuilds their instances (not timed) and prints, per (label, style), how many
+requests the responder judges as labelled, then per file the agreement on offers and on declines against
+the targets (>= 95% of offers, >= 98% of declines, every file, held-out ones included). The
 baseline is the responder as it was at ``--baseline-rev`` (default: the last commit before the rewrite
 of issue 13), loaded from git into this process and measured on the same corpus in the same run.
 
 Throughput: requests judged per second of CPU time (``time.process_time``, best of ``--repeat`` passes
 of the whole corpus; wall-clock figures alongside, which on a shared machine mostly measure the other
 processes), with the per-instance name tables already built (they are built once per instance in a
-run) and the normalisation cache cleared before every pass, so no request is answered from a cache.
+run) and the normalisation cache and the remembered judgements cleared before every pass, so no request
+is answered from a cache.
 The time to build the tables is printed separately. Target: at least 10,000 requests per second.
 """
 
@@ -22,6 +25,7 @@ import subprocess
 import sys
 import time
 import types
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +82,8 @@ def run_responder(responder: Any, corpus: list, instances: dict, repeat: int, ca
     for _ in range(repeat):
         for cache in caches:
             cache.cache_clear()
+        if hasattr(responder, "forget_judgements"):
+            responder.forget_judgements()
         wall, cpu = time.perf_counter(), time.process_time()
         responder.respond(turns)
         best_cpu = min(best_cpu, time.process_time() - cpu)
@@ -98,6 +104,21 @@ def table(new: Agreement, old: Agreement | None) -> str:
     return "\n".join(lines)
 
 
+OFFER_TARGET, DECLINE_TARGET = 0.95, 0.98
+
+
+def per_file(agreement: Agreement, corpus: list) -> list[tuple[str, str, int, int, bool]]:
+    """(file, label, agreeing, total, target met) for each file and label."""
+    wrong = Counter((item.source, item.label) for item, _, _ in agreement.disagreements)
+    total = Counter((item.source, item.label) for item in corpus)
+    rows = []
+    for (source, label), n in sorted(total.items()):
+        agree = n - wrong[(source, label)]
+        target = OFFER_TARGET if label == "offer" else DECLINE_TARGET
+        rows.append((source, label, agree, n, agree / n >= target))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--corpus", nargs="*", help="corpus files (default: tests/data/rule_requests_*.jsonl)")
@@ -106,7 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-baseline", action="store_true")
     p.add_argument("--json", action="store_true", help="also print one JSON line of the figures")
     args = p.parse_args(argv)
-    files = args.corpus or sorted(str(f) for f in (ROOT / "tests" / "data").glob("rule_requests_*.jsonl"))
+    data = ROOT / "tests" / "data"
+    files = args.corpus or sorted(str(f) for pattern in ("rule_requests_*.jsonl", "heldout_requests_*.jsonl")
+                                  for f in data.glob(pattern))
     corpus = load_corpus(files)
     instances = build_instances(item.id for item in corpus)
     print(f"corpus: {len(corpus)} requests over {len(instances)} instances ({', '.join(Path(f).name for f in files)})")
@@ -120,6 +143,11 @@ def main(argv: list[str] | None = None) -> int:
             cls, caches = baseline
             old = run_responder(cls(), corpus, instances, args.repeat, caches)
     print(table(new["agreement"], old["agreement"] if old else None))
+    rows = per_file(new["agreement"], corpus)
+    for source, label, agree, n, met in rows:
+        target = OFFER_TARGET if label == "offer" else DECLINE_TARGET
+        print(f"{source:40} {label + 's':8} {agree:5d}/{n:<5d} {agree / n:7.1%}  target >= {target:.0%}: "
+              f"{'met' if met else 'MISSED'}")
     print(f"throughput rule/2:   {new['per_s']:10,.0f} requests/s of CPU time ({new['wall_per_s']:,.0f}/s wall); "
           f"tables {new['build_ms_per_instance']:.2f} ms per instance, built once")
     if old:

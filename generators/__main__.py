@@ -137,6 +137,8 @@ def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = 
 def summary_table(summary: dict) -> str:
     """The summary for a person: one header line, then instances per family and difficulty."""
     regime = "four-shot" if summary["few_shot"] else "zero-shot"
+    if summary.get("view_variant") == "slot_notice":
+        regime += ", slot-notice views (ablation)"
     lines = [f"{summary['file']}: {summary['instances']} instances ({regime}, seed {summary['seed']}, generator "
              f"{summary['generator_version']}), sha256 {summary['sha256']}"]
     by_family: dict[str, dict[str, int]] = {}

@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from generators.answers import Answer
+from generators.describe import SlotDescription
 
 Constraint = dict[str, Any]
 
@@ -85,6 +86,12 @@ class Family(ABC):
         The rule responder uses it to tell a request for the hidden slot from a request for a fact
         A already holds; ``slot_aliases`` must accept every name returned here.
         """
+        return None
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot ``c`` fills *is*, in structured form (``generators.describe``): the entity, its
+        indices, attribute, unit and domain meanings, from which readers' phrases for it are made ("the fourth
+        resistor", "the bottom row, first column", "the base rate"). None: the slot has no such description."""
         return None
 
     def fact_label(self, c: Constraint) -> str | None:

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, absent_slots, frac, frac_fields, frac_json, one
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent
 
 MAX_POSTERIOR_DENOMINATOR = 200
@@ -84,6 +85,28 @@ class BayesMissingPrior(Family):
             "P(E|H)": ["the likelihood P(E|H)", "P(E|H)", "the likelihood"],
             "P(E|not H)": ["the false-positive rate P(E|not H)", "P(E|not H)", "P(E|~H)", "the false-positive rate"],
         }[slot]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        meanings = {
+            "prior": ("the prior", "the base rate", "the base rate of h", "the probability of h before any evidence",
+                      "how probable h is before any evidence", "how likely h is before any evidence",
+                      "how likely h is a priori", "the a priori probability of h", "the probability of h a priori",
+                      "the initial probability of h", "the chance that h is true before", "the prior chance of h",
+                      "the probability of h before seeing e", "the probability of h before observing e",
+                      "h before any evidence", "h before seeing any evidence", "h before the evidence", "h a priori",
+                      "h prior to any evidence", "h before observing anything", "h before we see e"),
+            "likelihood_pos": ("the probability of e given h", "the true positive rate",
+                               "the chance of e when h is true", "how likely e is if h is true",
+                               "how likely e is when h is true"),
+            "likelihood_neg": ("the probability of e given not h", "the false positive rate",
+                               "the chance of e when h is false", "how likely e is if h is false",
+                               "how likely e is when h is false"),
+        }.get(c["type"])
+        if meanings is None:
+            return None
+        entity = "prior probability" if c["type"] == "prior" else "likelihood"
+        return SlotDescription(entity, attribute="probability", meanings=meanings, kind="probability")
 
     def slot_name(self, c: Constraint) -> str | None:
         return {"prior": "P(H)", "likelihood_pos": "P(E|H)", "likelihood_neg": "P(E|not H)"}.get(c["type"])

@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.linalg import solve_unique
 
@@ -261,6 +262,23 @@ class BirthDeathMissingRate(Family):
             f"the rate of moving {direction} from state {i} to state {j}",
             f"the rate {i} -> {j}",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] not in ("birth_rate", "death_rate"):
+            return None
+        i, j = c["from_state"], c["to_state"]
+        up = c["type"] == "birth_rate"
+        move = "up" if up else "down"
+        return SlotDescription("birth rate" if up else "death rate", (i,), base=0, kind="rate", meanings=(
+            f"the rate from state {i} to state {j}", f"the rate of going from state {i} to state {j}",
+            f"the rate at which the chain moves {move} from state {i}", f"the rate of moving {move} from state {i}",
+            f"the rate at which the chain jumps from state {i} to state {j}", f"the jump rate from {i} to {j}",
+            f"how fast the chain moves from state {i} to state {j}", f"the transition rate from {i} to {j}",
+            f"the {'birth' if up else 'death'} rate out of state {i}",
+            f"the {'birth' if up else 'death'} rate at state {i}",
+            *(f"{verb} {move} from state {i}" for verb in ("move", "moves", "moving", "go", "goes", "going", "jump",
+                                                           "jumps", "jumping", "step", "steps", "transition"))))
 
 
 FAMILY = BirthDeathMissingRate()

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 MAX_DENOMINATOR = 500
@@ -268,6 +269,13 @@ class CircuitMissingResistance(Family):
             f"the resistance of resistor {k}",
             f"how many ohms R{k} has",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "resistance":
+            return None
+        return SlotDescription("resistor", (c["resistor"],), attribute="resistance", unit="ohms",
+                               synonyms=("resistance",))
 
 
 FAMILY = CircuitMissingResistance()

@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 from generators.base import Constraint, Family, Views, by_type, is_slot_notice, missing_slot_note
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 PRIMES = (3, 5, 7, 11, 13, 17, 19)
@@ -122,6 +123,14 @@ class CrtReconstruction(Family):
             "x mod m3",
             "x ≡ r3 (mod m3)",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "congruence":
+            return None
+        k = c["index"]
+        return SlotDescription("congruence", (k,), synonyms=("congruence relation", "modular condition"),
+                               meanings=(f"the modulus and residue of congruence {k}",))
 
     def slot_name(self, c: Constraint) -> str | None:
         return ORDINAL[c["index"]] if c["type"] == "congruence" else None

@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note, one
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 _SLOT = re.compile(r"^y_(\d+)$")
@@ -215,6 +216,14 @@ class Deconvolution(Family):
             f"the convolution output at index {k}",
             f"(x * h)_{k}",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "conv_eq":
+            return None
+        return SlotDescription("output sample", (c["index"],), base=0, kind="measurement",
+                               synonyms=("measured output sample", "output", "sample", "measurement", "observation",
+                                         "output value", "measured value", "measured sample", "observed sample"))
 
 
 FAMILY = Deconvolution()

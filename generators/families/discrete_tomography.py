@@ -25,6 +25,7 @@ import re
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, missing_slot_note
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 SIZE = 3
@@ -276,6 +277,17 @@ class DiscreteTomography(Family):
             word, short = ("row", "r") if line == "row" else ("column", "c")
             return [f"the sum of {word} {k}", slot, f"{short}_{k}", f"{word} {k} sum", f"the {word} sum {short}_{k}"]
         raise ValueError(f"not a tomography slot: {slot!r}")
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] == "cell":
+            return SlotDescription("cell", (c["row"], c["col"]), axes=("row", "column"), base=0, owner="the grid",
+                                   synonyms=("entry", "grid cell", "square"))
+        if c["type"] in ("row_sum", "col_sum"):
+            axis = "row" if c["type"] == "row_sum" else "column"
+            return SlotDescription(f"{axis} sum", (c["row" if axis == "row" else "col"],), base=0, owner="the grid",
+                                   kind="line sum")
+        return None
 
 
 FAMILY = DiscreteTomography()

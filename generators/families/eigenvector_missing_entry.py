@@ -22,6 +22,7 @@ from functools import cache
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note, stated_size
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.slots import (
     EntryFacts,
@@ -275,6 +276,13 @@ class EigenvectorMissingEntry(Family):
             f"the entry of M in row {r} and column {c}",
             f"row {r}, column {c} of M",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "matrix_entry":
+            return None
+        return SlotDescription("entry", (c["row"], c["col"]), axes=("row", "column"), base=0, owner="M",
+                               synonyms=("element", "cell", "matrix entry"))
 
 
 FAMILY = EigenvectorMissingEntry()

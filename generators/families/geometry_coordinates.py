@@ -19,6 +19,7 @@ from math import gcd, isqrt
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, absent_slots, by_type, lin_text, one
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import with_statement
 
@@ -240,6 +241,18 @@ class GeometryCoordinates(Family):
             f"the equation of line {k}",
             *(["the other line", "the other line through P"] if slot == "L2" else []),
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "lin_eq":
+            return None
+        k = int(c["name"][1:])
+        # A always holds L1 and B L2 (a Type-A family), so "the line through P I do not have" means L2
+        theirs = ("line through p that i do not have", "line through p i do not have", "line through p i dont have",
+                  "line through p that i dont have", "line through p i am missing", "other line through p",
+                  "line through p that i am missing", "line through p that you have") if k == 2 else ()
+        return SlotDescription("line", (k,), synonyms=("line equation", "straight line"), attribute="equation",
+                               meanings=(f"the equation of line {k}", f"the coefficients of line {k}", *theirs))
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         dist = whole_distance(tuple(z["P"]), tuple(z["Q"]))

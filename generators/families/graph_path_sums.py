@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from generators.base import Constraint, Reject, Views, absent_slots
+from generators.describe import SlotDescription
 from generators.intlinalg import BoxFamily, integer_points, with_statement
 
 EDGES = ("e01", "e12", "e20")
@@ -102,6 +103,13 @@ class GraphPathSums(BoxFamily):
             f"the path sum through vertex {vertex}",
             f"the sum of {edges[0]} and {edges[1]}",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "lin_eq":
+            return None
+        k = int(c["name"][1:])
+        return SlotDescription("path sum", (k,), synonyms=("sum", "path weight"), attribute="sum of edge weights")
 
     def answer_from_latent(self, z: dict[str, Any]) -> tuple[int, ...]:
         return tuple(z["edges"][e] for e in EDGES)

@@ -24,6 +24,7 @@ from operator import mul
 from typing import Any
 
 from generators.base import Constraint, Family, Views, absent_slots, lin_text, missing_slot_note, stated_size
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import coordinate, det, rref
 from generators.linalg import solve_unique
@@ -347,6 +348,14 @@ class LaplaceGrid(Family):
             f"the value of the cell in row {i}, column {j}",
             f"the boundary cell in row {i}, column {j}",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "value":
+            return None
+        i, j = parse_var(c["var"])
+        return SlotDescription("boundary value", (i, j), axes=("row", "column"), base=0, owner="the grid",
+                               synonyms=("grid value", "cell", "node", "grid point", "boundary cell"))
 
 
 FAMILY = LaplaceGrid()

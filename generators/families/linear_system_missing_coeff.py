@@ -24,6 +24,7 @@ from typing import Any
 
 from generators import slots
 from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note, stated_size
+from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import det, minor, solve_square
 
@@ -216,6 +217,18 @@ class LinearSystemMissingCoeff(Family):
             *slots.entry_positions("A", i, j),
             f"the coefficient in row {i}, column {j}",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "coeff":
+            return None
+        r, k = c["row"], c["col"]
+        meanings = [f"the coefficient of x{k} in equation {r}", f"the coefficient of x{k} in row {r}"]
+        for row_word in ordinal_words(r + 1):
+            meanings += [f"the coefficient of x{k} in the {row_word} equation"]
+            meanings += [f"the {w} coefficient of the {row_word} equation" for w in ordinal_words(k + 1)]
+        return SlotDescription("coefficient", (r, k), axes=("row", "column"), base=0, owner="A",
+                               synonyms=("entry", "matrix entry"), meanings=tuple(meanings))
 
 
 FAMILY = LinearSystemMissingCoeff()

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from generators.base import Constraint, Reject, Views, is_slot_notice, lin_text, missing_slot_note
+from generators.describe import SlotDescription
 from generators.intlinalg import BoxFamily, det, integer_points, lin_eqs, with_statement
 
 VARS = ("a", "b", "c")
@@ -106,6 +107,16 @@ class LinearSystemSeparator(BoxFamily):
             ordinal = {"1": "first", "2": "second", "3": "third"}.get(k, k)
             return [f"equation {k}", slot, f"the {ordinal} equation", f"Equation {k}"]
         raise ValueError(f"unknown slot {slot!r}")
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] == "lin_eq" and c["name"][3:].isdigit():
+            return SlotDescription("equation", (int(c["name"][3:]),))
+        if c["type"] == "value" and len(c["var"]) == 1 and c["var"].isalpha():
+            k = ord(c["var"]) - ord("a") + 1
+            return SlotDescription("variable", (k,), synonyms=("unknown",), attribute="value",
+                                   meanings=(f"the value of the variable {c['var']}", f"what {c['var']} equals"))
+        return None
 
     def answer_from_latent(self, z: dict[str, Any]) -> tuple[int, ...]:
         return tuple(z["solution"][v] for v in VARS)

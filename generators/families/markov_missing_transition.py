@@ -40,6 +40,7 @@ from generators.base import (
     missing_slot_note,
     stated_size,
 )
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import det, minor
 from generators.linalg import solve_unique
@@ -354,6 +355,26 @@ class MarkovMissingTransition(Family):
             f"the ({i}, {j}) entry of P",
             f"the entry in row {i}, column {j} of P",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "transition":
+            return None
+        i, j = c["from_state"], c["to_state"]
+        meanings = [f"the probability of moving from state {i} to state {j}",
+                    f"the probability of going from state {i} to state {j}",
+                    f"the chance the chain goes from state {i} to state {j}",
+                    f"the chance of jumping from state {i} to state {j}",
+                    f"the probability that the chain moves from state {i} to state {j}",
+                    f"the probability of a transition from state {i} to state {j}"]
+        if i == j:
+            meanings += [f"the chance the chain stays in state {i}", f"the probability of staying in state {i}",
+                         f"the probability that the chain stays in state {i}", f"the chance of staying in state {i}",
+                         f"the probability the chain stays in state {i}", f"the probability that it stays in state {i}",
+                         f"the probability of remaining in state {i}", f"the self-transition probability of state {i}",
+                         f"the self-loop probability of state {i}"]
+        return SlotDescription("transition probability", (i, j), axes=("row", "column"), base=0, owner="P",
+                               synonyms=("entry",), meanings=tuple(meanings))
 
 
 FAMILY = MarkovMissingTransition()

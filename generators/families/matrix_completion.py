@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, Views, absent_slots, by_type
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import with_statement
 
@@ -131,6 +132,13 @@ class MatrixCompletion(Family):
             f"the {where} entry",
             f"the {where} entry of M",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "entry":
+            return None
+        return SlotDescription("entry", (c["row"], c["col"]), axes=("row", "column"), base=0, owner="M",
+                               synonyms=("cell", "element", "matrix entry"))
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         return z["u"][1] * z["v"][1]

@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from generators.base import Constraint, Reject, Views, absent_slots, lin_text
+from generators.describe import SlotDescription
 from generators.intlinalg import BoxFamily, integer_points, with_statement
 
 VARS = ("q0", "q1", "q2")
@@ -119,6 +120,14 @@ class MomentProblem(BoxFamily):
             "m2": ["the 2nd moment", "the second-moment equation", "sum of k^2*qk", "the second moment value m2"],
         }[slot]
         return common + extra
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "lin_eq":
+            return None
+        k = int(c["name"][1:])
+        return SlotDescription("moment", (k,), base=1, synonyms=("moment equation", "moment sum"),
+                               meanings=(f"the sum of k^{k} q_k", f"the moment of order {k}"))
 
     def answer_from_latent(self, z: dict[str, Any]) -> tuple[int, ...]:
         return tuple(z["weights"][v] for v in VARS)

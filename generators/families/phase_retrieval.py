@@ -20,6 +20,7 @@ from math import isqrt
 from typing import Any
 
 from generators.base import Constraint, Family, Views, by_type, is_slot_notice, missing_slot_note, one
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 KEYS = ("x0", "x1", "x2", "x3")
@@ -228,6 +229,17 @@ class PhaseRetrieval(Family):
                 f"is x{i} positive",
             ]
         raise KeyError(f"unknown slot {slot!r}")
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "sign":
+            return None
+        i = c["index"]
+        return SlotDescription("sample", (i,), base=0, attribute="sign", kind="sign",
+                               synonyms=("entry", "component", "element", "coordinate", "signal value"),
+                               meanings=(f"whether x{i} is positive or negative", f"whether x{i} is negative",
+                                         f"whether x{i} is positive", f"the sign of x{i}", f"the sign of entry {i}",
+                                         f"the sign of sample {i}", f"is x{i} positive or negative"))
 
     def slot_name(self, c: Constraint) -> str | None:
         if c["type"] == "sign":

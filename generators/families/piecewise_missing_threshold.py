@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, absent_slots, by_type, missing_slot_note, one
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 BRANCH_SLOTS = {"lt": "branch x < t", "geq": "branch x >= t"}
@@ -175,6 +176,22 @@ class PiecewiseMissingThreshold(Family):
             case "branch x >= t":
                 return ["the branch of f for x >= t", "the formula of f for x >= t", "the upper branch", "a1 and b1"]
         raise KeyError(f"unknown slot {slot!r}")
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "threshold":
+            return None
+        return SlotDescription("threshold", synonyms=("breakpoint",), meanings=(
+            "where the function switches", "where f switches",
+            "where the function switches from one formula to the other", "the point where the formula changes",
+            "where the formula changes", "where the branches change", "the boundary between the two branches",
+            "the boundary between the branches", "where the two branches meet",
+            "the switchover point", "the switch over point", "the changeover point", "the breakpoint of f",
+            "the value of x where f switches", "the x value where the formula changes", "the dividing point",
+            "where the piecewise function changes", "the point separating the two branches",
+            "switch from one formula to the other", "switches from one formula to the other", "function switch",
+            "f switch", "switch formulas", "switch branches", "two branches meet", "branches meet",
+            "x do the two branches meet", "x does the function switch", "x does f switch", "x does f change"))
 
     def slot_name(self, c: Constraint) -> str | None:
         match c["type"]:

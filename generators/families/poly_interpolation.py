@@ -25,6 +25,7 @@ from math import gcd
 from typing import Any
 
 from generators.base import Constraint, Family, Views, absent_slots, by_type, missing_slot_note
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 POINT_RANGE = (-3, 3)
@@ -225,6 +226,25 @@ class PolyInterpolation(Family):
             f"the missing point (x = {x}, p({x}))",
             f"the evaluation p({x})",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "point":
+            return None
+        x = c["x"]
+        meanings = [f"the value of p at x = {x}", f"the value the polynomial takes at x = {x}",
+                    f"the value of the polynomial at x = {x}", f"the value of the polynomial at {x}",
+                    f"p evaluated at x = {x}", f"p evaluated at {x}", f"the polynomial evaluated at x = {x}",
+                    f"the polynomial at x = {x}", f"the data point at x = {x}", f"the y value at x = {x}",
+                    f"the sample at x = {x}", f"the point with x = {x}",
+                    *(f"{p} {verb} at x = {x}" for p in ("polynomial", "p", "p(x)")
+                      for verb in ("take", "takes", "equal", "equals", "give", "gives", "have", "has"))]
+        if x == 0:
+            meanings += ["the constant term of p", "the constant term", "the constant coefficient",
+                         "the constant term of the polynomial", "the y intercept", "the intercept of p",
+                         "the value at the origin", "the value at zero"]
+        return SlotDescription("value", (), kind="point", attribute=f"p({x})", meanings=tuple(meanings),
+                               synonyms=("data point", "sample", "evaluation", "interpolation point"))
 
 
 FAMILY = PolyInterpolation()

@@ -36,6 +36,7 @@ from generators.base import (
     missing_slot_note,
     stated_size,
 )
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 MAX_DENOMINATOR = 500
@@ -317,6 +318,22 @@ class PortfolioVarianceMissingCorr(Family):
             f"the volatility of asset {i}",
             f"the standard deviation of asset {i}",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        match c["type"]:
+            case "corr":
+                i, j = c["asset_i"], c["asset_j"]
+                return SlotDescription("correlation", kind="correlation", meanings=(
+                    f"the correlation between asset {i} and asset {j}", f"the correlation of assets {i} and {j}",
+                    f"how asset {i} and asset {j} move together", f"how assets {i} and {j} move together",
+                    f"the correlation between the returns of asset {i} and asset {j}",
+                    f"the correlation coefficient between assets {i} and {j}"))
+            case "weight":
+                return SlotDescription("weight", (c["asset"],), base=0, synonyms=("portfolio weight",))
+            case "std":
+                return SlotDescription("standard deviation", (c["asset"],), base=0, synonyms=("volatility",))
+        return None
 
 
 FAMILY = PortfolioVarianceMissingCorr()

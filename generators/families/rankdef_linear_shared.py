@@ -19,6 +19,7 @@ from math import gcd
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, by_type, is_slot_notice, lin_text, missing_slot_note
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import int_echelon
 from generators.linalg import as_int, solve_affine
@@ -159,6 +160,12 @@ class RankdefLinearShared(Family):
             f"the {ordinal} equation",
             f"linear equation ({n})",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "lin_eq":
+            return None
+        return SlotDescription("equation", (c["eq"],), synonyms=("linear equation",))
 
     def slot_name(self, c: Constraint) -> str | None:
         return f"equation ({c['eq']})" if c["type"] == "lin_eq" else None

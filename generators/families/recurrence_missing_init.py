@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 from generators.base import Constraint, Family, Reject, Views, absent_slots, by_type, missing_slot_note, one
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 
@@ -155,6 +156,19 @@ class RecurrenceMissingInit(Family):
                 f"the term with index {i}",
             ]
         raise KeyError(f"unknown slot {slot!r}")
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] != "init":
+            return None
+        i = c["index"]
+        return SlotDescription("initial value", (i,), base=0, synonyms=("initial term", "initial condition"),
+                               kind="initial value", meanings=(
+                                   f"the term just before a({i + 1})", f"the term before a({i + 1})",
+                                   f"the term right before a({i + 1})", f"the term preceding a({i + 1})",
+                                   f"the value just before a({i + 1})", f"the term with index {i}",
+                                   f"the sequence value at n = {i}", f"the value of the sequence at n = {i}",
+                                   f"the term at n = {i}"))
 
     def slot_name(self, c: Constraint) -> str | None:
         if c["type"] == "init":

@@ -30,6 +30,7 @@ from math import gcd
 from typing import Any
 
 from generators.base import Constraint, Family, Views, absent_slots, frac, frac_json, missing_slot_note, stated_size
+from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 ROW_PARTS = (1, 4)
@@ -359,6 +360,28 @@ class SteadyStateMissingEmission(Family):
             f"P_{i}{j}",
             f"the probability of moving from state {i} to state {j}",
         ]
+
+    def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
+        """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] == "emission":
+            s, o = c["state"], c["symbol"]
+            return SlotDescription("emission probability", (s, o), axes=("row", "column"), base=0, owner="E",
+                                   meanings=(f"the probability of emitting symbol {o} from hidden state {s}",
+                                             f"the probability of emitting symbol {o} from state {s}",
+                                             f"the probability that state {s} emits symbol {o}",
+                                             f"the probability that hidden state {s} emits symbol {o}",
+                                             f"the chance state {s} emits symbol {o}",
+                                             f"how likely hidden state {s} is to emit symbol {o}",
+                                             f"how likely state {s} is to emit symbol {o}",
+                                             f"the probability of observing symbol {o} in hidden state {s}",
+                                             f"the probability of observing symbol {o} in state {s}",
+                                             f"the probability of seeing symbol {o} when the chain is in state {s}"))
+        if c["type"] == "transition":
+            i, j = c["from_state"], c["to_state"]
+            return SlotDescription("transition probability", (i, j), axes=("row", "column"), base=0, owner="P",
+                                   meanings=(f"the probability of moving from state {i} to state {j}",
+                                             f"the chance the chain goes from state {i} to state {j}"))
+        return None
 
 
 FAMILY = SteadyStateMissingEmission()

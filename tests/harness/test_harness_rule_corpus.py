@@ -2,7 +2,10 @@
 
 ``rule_requests_own.jsonl`` was written for issue 13 (``tests/data/make_rule_requests.py``);
 ``rule_requests_independent.jsonl`` was written by another party without seeing the responder, in the
-styles of different models. Requests whose label is open to dispute are left out (docs/harness.md).
+styles of different models; ``rule_requests_described.jsonl`` (issue 28,
+``tests/data/make_rule_requests_described.py``) describes the slot in words: ordinals, positions, roles, domain
+meanings, quoted formulas, reasons, confirm clauses. Requests whose label is open to dispute are left out
+(docs/harness.md).
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from harness.mira.request_corpus import build_instances, load_corpus, measure
 from harness.mira.types import DECLINE_MESSAGE, ResponderTurn
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-FILES = {"own": DATA / "rule_requests_own.jsonl", "independent": DATA / "rule_requests_independent.jsonl"}
+FILES = {"own": DATA / "rule_requests_own.jsonl", "independent": DATA / "rule_requests_independent.jsonl",
+         "described": DATA / "rule_requests_described.jsonl"}
 OFFER_STYLES = {"short", "polite", "formula_restated", "latex", "justification_first", "words", "because", "type_b"}
 DECLINE_STYLES = {"vague", "target", "known_fact", "wrong_slot", "two_things", "everything"}
 
@@ -61,6 +65,57 @@ def test_rule_responder_agrees_on_every_line(corpus, instances, source: str) -> 
     wrong = [f"{i.source}:{i.line} [{i.id}] {i.style}: expected {i.label}, got {got} ({why['rule']}, "
              f"asked {why['asked']}): {i.request!r}" for i, got, why in agreement.disagreements]
     assert not wrong, "\n".join(wrong)
+
+
+def test_described_corpus_covers_every_family_and_kind(corpus, instances) -> None:
+    described = [item for item in corpus if item.source == FILES["described"].name]
+    assert {instances[item.id]["family"] for item in described} == set(FAMILIES)
+    assert {i.style for i in described if i.label == "offer"} >= {"ordinal", "position", "role", "meaning",
+                                                                   "quoted_formula", "reason", "index"}
+    assert {i.style for i in described if i.label == "decline"} >= {"confirm", "described_known", "role_ambiguous",
+                                                                     "two_things"}
+
+
+DESCRIBED = [  # (family, request, decision, rule, the description the rationale names)
+    ("circuit_missing_resistance", "How many ohms does the 2nd resistor have?", "offer", "hint", "ordinal: resistor 2"),
+    ("circuit_missing_resistance", "What is the resistance of the second resistor?", "offer", "hint",
+     "ordinal: resistor 2"),
+    ("circuit_missing_resistance", "What is the resistance of the third resistor?", "decline", "known_fact",
+     "ordinal: resistor 3"),
+    ("crt_reconstruction", "Could you send the congruence that is not in my list?", "offer", "hint",
+     "role: the only congruence B holds"),
+    ("rankdef_linear_shared", "Please give me the equation I am missing.", "decline", "ambiguous", "role: B holds 2"),
+    ("markov_missing_transition", "What is the chance the chain stays in state 1?", "offer", "hint",
+     "meaning: P transition probability"),
+]
+
+
+@pytest.mark.parametrize(("family", "request_text", "expected", "rule", "via"), DESCRIBED)
+def test_described_requests_name_their_description(family, request_text, expected, rule, via) -> None:
+    judgement = RuleResponder().judge(first_instance(family), request_text)
+    assert ("offer" if judgement.offer else "decline") == expected, judgement
+    assert judgement.rule == rule, judgement
+    assert any(via in d for d in judgement.rationale()["described"]), judgement
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_family_describes_its_hint_slot(family: str) -> None:
+    from generators.describe import Layout, SlotDescription, reader_phrases
+
+    inst = first_instance(family)
+    hint = inst["minimal_hint_spec"]["atomic_hints"][0]
+    description = get_family(family).describe_slot(hint["slot"], hint["constraint"])
+    assert isinstance(description, SlotDescription), family
+    assert list(reader_phrases(description, Layout.of([description]))) or description.meanings, family
+
+
+def test_confirm_clause_asks_and_constant_term_is_p0() -> None:
+    inst = first_instance("recurrence_missing_init")
+    assert not RuleResponder().judge(inst, "What is a(1)? Also, please confirm that a(0) = -1.").offer
+    assert RuleResponder().judge(inst, "What is a(1)? I know a(0) = -1.").offer
+    poly = build_instances(["pol-001976"])["pol-001976"]  # B holds p(0)
+    judgement = RuleResponder().judge(poly, "What is the constant term of the polynomial p?")
+    assert judgement.offer and judgement.rule == "hint", judgement
 
 
 def test_every_decision_says_why(corpus, instances) -> None:
@@ -211,3 +266,30 @@ def test_issue_examples(family: str, request_text: str, expected: str, rule: str
     judgement = RuleResponder().judge(first_instance(family), request_text)
     assert ("offer" if judgement.offer else "decline") == expected, judgement
     assert judgement.rule == rule, judgement
+
+
+def test_shared_regex_finds_exactly_what_the_instances_own_regex_finds(corpus, instances) -> None:
+    """Lexicons share one regex per family shape (numbers generic); the instance's own longest name is then
+    taken. It must find the same names, at the same places, as a regex compiled from the instance's names
+    (the lexicon as it was before issue 27), descriptions aside."""
+    import dataclasses
+    import re
+
+    from harness.mira.agents.rule_lexicon import LINEAR_EXPR, _linear_form, build_lexicon, find_mentions, trie_regex
+    from harness.text import normalize
+
+    def reference(text, lexicon, pattern):
+        found = [(m.start(), m.end(), m.group()) for m in LINEAR_EXPR.finditer(text)
+                 if lexicon.linear and _linear_form(m.group()) == lexicon.linear]
+        linear = list(found)
+        for m in pattern.finditer(text):
+            if not any(start < m.end() and m.start() < end for start, end, _ in linear):
+                found.append((m.start(), m.end(), m.group()))
+        return sorted((start, form) for start, _, form in found)
+
+    own: dict[int, re.Pattern[str]] = {}
+    for item in corpus[::2]:
+        lexicon = dataclasses.replace(build_lexicon(instances[item.id]), described=None)
+        pattern = own.setdefault(id(lexicon.names), re.compile(trie_regex(list(lexicon.names))))
+        text = normalize(item.request)
+        assert [(m.start, m.form) for m in find_mentions(text, lexicon)] == reference(text, lexicon, pattern), item

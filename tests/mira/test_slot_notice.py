@@ -12,7 +12,7 @@ def test_cli_writes_both_variants_and_validate_counts_candidates(tmp_path, capsy
     files = {}
     for variant, extra in (("default", []), ("slot_notice", ["--slot-notice"])):
         out = tmp_path / f"{variant}.jsonl"
-        assert generate_main(["mira", "--family", "markov_missing_transition", "--n", "2", "--out", str(out),
+        assert generate_main(["mira", "--family", "markov_missing_transition", "--n", "2", "--out", str(out), "--json",
                               *extra]) == 0
         assert json.loads(capsys.readouterr().out)["view_variant"] == variant
         files[variant] = [json.loads(line) for line in out.read_text().splitlines()]

@@ -39,6 +39,7 @@ from typing import Any
 from harness.errors import HarnessError
 from harness.mira.agents.common import SimulatedLatency, reject_unknown_options
 from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays importable from here)
+    AMBIGUOUS,
     HINT,
     KNOWN,
     OTHER,
@@ -57,6 +58,7 @@ from harness.text import normalize
 RULE_VERSION = "rule/2"
 _MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
 MAX_MENTIONS = 0x100  # one mark each, U+E000..U+E0FF
+MEMO_SIZE = 64  # judgements remembered per lexicon (a run asks each instance a few requests)
 MAX_REQUEST_CHARS = 4000  # the labelled corpora's longest request is 300 characters
 
 EVERYTHING = re.compile(
@@ -116,6 +118,12 @@ MODIFIER = re.compile(r"\s*,?\s*(?:of|in|for|through|at|between|with|on|that|whi
                       r"(?:\s*(?:,|and|or|the|a|an|its|all|variables?|unknowns?|signal|weights?)?\s*[\ue000-\ue0ff])+"
                       r"(?:\s*(?:satisfies|must satisfy|obeys|has|are|is))?")
 STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
+# "please confirm that a(0) = -5", "can you also verify P(E|H) = 1/2": asking B to confirm a quantity asks for it
+CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|would you|will you|you|u)\s+"
+                     r"(?:also\s+|please\s+|to\s+|just\s+)?|^\s*(?:also\s*,?\s*)?)"
+                     r"(?:confirm|verify|check|double check|reconfirm|make sure)\b")
+# a formula in quotes ('f(x) = 2x + 1 if x < t'): the names inside are context
+QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*[=<>≡][^'\"]*)\1(?![a-z0-9])")  # normalising drops the space before
 APPOSITION_PAREN = re.compile(r"\s*(?:[=:,]|,?\s*(?:ie|that is|namely|aka|defined as|given by|where)\s*,?)?\s*\(")
 
 
@@ -127,10 +135,14 @@ class Judgement:
     rule: str
     asked: tuple[str, ...] = ()
     context: tuple[str, ...] = ()
+    described: tuple[str, ...] = ()  # for asked phrases made from a slot's description: which, and how
 
     def rationale(self) -> dict[str, Any]:
-        return {"rule": self.rule, "asked": list(self.asked), "context": list(self.context),
-                "responder": RULE_VERSION}
+        out: dict[str, Any] = {"rule": self.rule, "asked": list(self.asked), "context": list(self.context),
+                               "responder": RULE_VERSION}
+        if self.described:
+            out["described"] = list(self.described)
+        return out
 
 
 # ------------------------------------------------------------------------------------ judging
@@ -166,7 +178,8 @@ def _asking_clauses(clauses: list[str]) -> list[str]:
     """Direct questions and requests that name something; else statements of need; else every clause."""
     open_clauses = [c for c in clauses if not _is_statement(c)]
     for pattern in (STRONG_ASK, WEAK_ASK):
-        chosen = [c for c in open_clauses if pattern.search(c) and _indices(c)]
+        chosen = [c for c in open_clauses if (pattern.search(c) or (pattern is STRONG_ASK and CONFIRM.search(c)))
+                  and _indices(c)]
         if chosen:
             return chosen
     return open_clauses or clauses
@@ -202,12 +215,15 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     lead = LEADING_CONTEXT.match(clause)
     if lead:
         clause = clause[lead.end():]
+    confirm = CONFIRM.search(clause)
     cut = TRAILING_CONTEXT.search(clause)
-    if cut and cut.start() > 0:
+    if cut and cut.start() > 0 and not (confirm and cut.start() <= confirm.end()):
         clause = clause[: cut.start()]
     ids = _indices(clause)
     is_hint = {i for i in ids if mentions[i].name.kind in (HINT, PART)}
     dropped: set[int] = set()
+    for quoted in QUOTED_FORMULA.finditer(clause):
+        dropped |= set(_indices(quoted.group(2))) - is_hint
     rest = clause
     if is_hint:
         spans = _descriptions_after_hint(clause, is_hint)
@@ -226,7 +242,7 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
                     dropped.add(i)
     for i in ids:
         after = clause[clause.index(chr(_MARK + i)) + 1:]
-        if i not in is_hint and STATED_VALUE.match(after):
+        if i not in is_hint and STATED_VALUE.match(after) and not confirm:
             dropped.add(i)
     kept = [i for i in ids if i not in dropped]
     unnamed = []
@@ -320,14 +336,16 @@ def _decide(asked: list[Mention], unnamed: list[str], context: list[Mention]) ->
         quantities.setdefault((UNNAMED, phrase), phrase)
     phrases = tuple(quantities.values())
     aside = tuple(m.form for m in context)
+    described = tuple(dict.fromkeys(f"{m.form} = {m.name.via}" for m in asked if m.name.via))
     kinds = [kind for kind, _ in quantities]
     if not quantities:
         return Judgement(False, "nothing_named", (), aside)
     if len(quantities) > 1:
-        return Judgement(False, "two_quantities", phrases, aside)
+        return Judgement(False, "two_quantities", phrases, aside, described)
     kind = kinds[0]
-    rule = {HINT: "hint", KNOWN: "known_fact", OTHER: "other_slot", TARGET: "target", UNNAMED: "not_held"}[kind]
-    return Judgement(kind == HINT, rule, phrases, aside)
+    rule = {HINT: "hint", KNOWN: "known_fact", OTHER: "other_slot", TARGET: "target", UNNAMED: "not_held",
+            AMBIGUOUS: "ambiguous"}[kind]
+    return Judgement(kind == HINT, rule, phrases, aside, described)
 
 
 # ------------------------------------------------------------------------------------ the agent
@@ -351,6 +369,11 @@ class RuleResponder(Responder):
         self.latency.wait()
         return [self.decide(turn) for turn in turns]
 
+    def forget_judgements(self) -> None:
+        """Empty the remembered judgements (benchmarks time the reading itself)."""
+        for lexicon in self._lexicons.values():
+            lexicon.judged.clear()
+
     def lexicon(self, instance: dict[str, Any]) -> Lexicon:
         found = self._lexicons.get(instance["id"])
         if found is None:
@@ -358,7 +381,13 @@ class RuleResponder(Responder):
         return found
 
     def judge(self, instance: dict[str, Any], request: str) -> Judgement:
-        return judge(request, self.lexicon(instance))
+        lexicon = self.lexicon(instance)
+        found = lexicon.judged.get(request)  # lexicons are shared by instances of one shape: so are judgements
+        if found is None:
+            found = judge(request, lexicon)
+            if len(lexicon.judged) < MEMO_SIZE:
+                lexicon.judged[request] = found
+        return found
 
     def decide(self, turn: ResponderTurn) -> ResponderDecision:
         instance = turn.privileged

@@ -1,0 +1,197 @@
+"""Slots that describe themselves: what a slot *is*, in structured form, and the ways a reader refers to it.
+
+Each family declares, next to ``slot_aliases``, ``describe_slot(slot, c)``: a ``SlotDescription`` such as
+resistor 4 / resistance / ohms, or matrix M / row 1, column 0 / entry, or a prior probability of H with its
+domain meanings ("the base rate"). ``reader_phrases`` turns one description, seen among the other slots of its
+instance (``Layout``), into the phrases a reader uses for it, each tagged with how it refers:
+
+* ``index``: "resistor 4", "resistor number 4", "resistor #4", "row 1, column 0";
+* ``ordinal``: "the fourth resistor", "the 4th resistor", "the second row, first column";
+* ``position``: first / last along an axis ("the last resistor"), and for two axes top / bottom rows and
+  leftmost / rightmost columns ("the bottom row, first column", "the top-right entry");
+* ``meaning``: the family's own domain phrases ("the base rate", "the chance the chain stays in state 2");
+* ``role``: "the congruence I am missing", "the congruence that is not in my list", "the one I don't have".
+
+Role phrases name whichever fact of that kind A lacks; the responder (``harness.mira.agents.rule_lexicon``)
+counts them as the hint only when B holds exactly one fact of the kind, since B cannot tell which of
+several is meant. Everything here is deterministic: the same description gives the same phrases.
+
+Adding a family means filling ``describe_slot`` in; no vocabulary list is edited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+ORDINALS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+            "tenth", "eleventh", "twelfth")
+ORDINAL_SHORT = ("0th", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th", "11th", "12th")
+INDEX_MARKERS = ("{e} {k}", "{e} number {k}", "{e} #{k}", "{e} no. {k}", "{e} no {k}", "{e} with index {k}",
+                 "{e} at index {k}", "{e} labelled {k}", "{e} labeled {k}")
+ROLE_TEMPLATES = ("the missing {e}", "the {e} i am missing", "the {e} im missing", "the {e} i dont have",
+                  "the {e} i do not have", "the {e} i lack", "the {e} not in my list", "the {e} that is not in my list",
+                  "the {e} not listed", "the {e} missing from my list", "the {e} i was not given", "the {e} you hold",
+                  "the {e} i need", "the {e} i still need", "the unknown {e}", "the remaining {e}",
+                  "{e} am i missing", "{e} is missing", "{e} do i lack", "{e} dont i have", "{e} do i not have")
+ANONYMOUS_ROLES = ("the one i am missing", "the one im missing", "the one i'm missing", "the one i dont have",
+                   "the one i do not have", "the one i don't have", "the one not listed", "the one not in my list",
+                   "the one that is not in my list", "the missing one", "the one that is missing",
+                   "the one i lack", "the one you hold")
+TWO_AXIS_JOINS = ("{a}, {b}", "{a} and {b}", "{a} and the {b}", "{a} {b}", "{b}, {a}")
+
+
+@dataclass(frozen=True)
+class SlotDescription:
+    """What one slot is. ``entity`` is the noun ("resistor", "entry", "congruence"); ``indices`` its numbers,
+    one per axis (``axes`` names them: ``("",)`` for "resistor 4", ``("row", "column")`` for a cell), counted
+    from ``base``; ``owner`` the thing it belongs to ("M", "the grid"); ``attribute`` and ``unit`` what is
+    measured ("resistance", "ohms"); ``meanings`` the family's domain phrases for this very slot; ``kind``
+    groups the facts that role phrases ("the one I am missing") choose among (default: ``entity``);
+    ``synonyms`` are other nouns for the entity ("sample", "measurement")."""
+
+    entity: str
+    indices: tuple[int, ...] = ()
+    axes: tuple[str, ...] = ("",)
+    base: int = 1
+    owner: str = ""
+    attribute: str = ""
+    unit: str = ""
+    meanings: tuple[str, ...] = ()
+    kind: str = ""
+    synonyms: tuple[str, ...] = ()
+
+    @property
+    def group(self) -> str:
+        return self.kind or self.entity
+
+    def summary(self) -> str:
+        """A short description for rationales: ``resistor 4 (resistance, ohms)``."""
+        where = ", ".join(f"{a} {i}".strip() for a, i in zip(self.axes, self.indices, strict=False))
+        what = ", ".join(x for x in (self.attribute, self.unit) if x)
+        head = " ".join(x for x in (self.owner, self.entity, where) if x)
+        return f"{head} ({what})" if what else head
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What ``reader_phrases`` needs to know about the other slots: the range of each axis of each entity
+    (for first / last / top / bottom), as ``{(entity, owner, axis number): (lowest, highest)}``."""
+
+    extents: dict[tuple[str, str, int], tuple[int, int]] = field(default_factory=dict)
+
+    @staticmethod
+    def of(descriptions: list[SlotDescription]) -> Layout:
+        extents: dict[tuple[str, str, int], tuple[int, int]] = {}
+        for d in descriptions:
+            for axis, index in enumerate(d.indices):
+                key = (d.entity, d.owner, axis)
+                low, high = extents.get(key, (index, index))
+                extents[key] = (min(low, index), max(high, index))
+        return Layout(extents)
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self.extents.items())))
+
+
+def ordinal_words(n: int) -> tuple[str, ...]:
+    """``3 -> ("third", "3rd")``; numbers past the table get only the short form."""
+    if 0 <= n < len(ORDINALS):
+        return ORDINALS[n], ORDINAL_SHORT[n]
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return (f"{n}{suffix}",)
+
+
+def reader_phrases(d: SlotDescription, layout: Layout) -> Iterator[tuple[str, str]]:
+    """Every (phrase, how) a reader might use for the slot ``d``; ``how`` is index, ordinal, position or
+    meaning. A phrase that only adds words around one of these ("the resistance of the fourth resistor",
+    "resistor 4 in ohms", "the entry of M in row 1, column 0") contains it, and the responder finds names
+    inside longer text, so those are not listed. Role phrases are separate (``role_phrases``): they depend
+    on who holds what."""
+    if len(d.indices) == 1:
+        yield from _one_axis(d, layout)
+    elif len(d.indices) == 2:
+        yield from _two_axes(d, layout)
+    for meaning in d.meanings:
+        yield meaning, "meaning"
+
+
+def _one_axis(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
+    k = d.indices[0]
+    axis = d.axes[0] if d.axes else ""
+    out: list[tuple[str, str]] = []
+    for noun in (d.entity, *d.synonyms):
+        head = f"{noun} {axis}".strip()
+        out += [(m.format(e=head, k=k), "index") for m in INDEX_MARKERS]
+        for word in ordinal_words(k - d.base + 1):
+            out.append((f"the {word} {noun}", "ordinal"))
+        low, high = layout.extents.get((d.entity, d.owner, 0), (k, k))
+        if high > low:
+            if k == low:
+                out += [(f"the first {noun}", "position"), (f"the earliest {noun}", "position"),
+                        (f"the {noun} that comes first", "position")]
+            if k == high:
+                out += [(f"the last {noun}", "position"), (f"the final {noun}", "position"),
+                        (f"the {noun} that comes last", "position"), (f"the latest {noun}", "position")]
+    return out
+
+
+def _axis_words(d: SlotDescription, layout: Layout, axis: int) -> list[tuple[str, str]]:
+    """(words, how) naming ``d.indices[axis]`` along its axis: "row 1", "the second row", "the bottom row"."""
+    name = d.axes[axis] if axis < len(d.axes) else ""
+    k = d.indices[axis]
+    words = [(f"{name} {k}", "index")]
+    words += [(f"{w} {name}", "ordinal") for w in ordinal_words(k - d.base + 1)]
+    low, high = layout.extents.get((d.entity, d.owner, axis), (k, k))
+    ends = {"row": (("top", "first"), ("bottom", "last")),
+            "column": (("leftmost", "first"), ("rightmost", "last"))}.get(name)
+    if ends and high > low:
+        for position in ends[0] if k == low else ends[1] if k == high else ():
+            words.append((f"{position} {name}", "position"))
+    return list(dict.fromkeys(words))
+
+
+def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for a, how_a in _axis_words(d, layout, 0):
+        for b, how_b in _axis_words(d, layout, 1):
+            how = "position" if "position" in (how_a, how_b) else "ordinal" if "ordinal" in (how_a, how_b) \
+                else "index"
+            out += [(join.format(a=a, b=b), how) for join in TWO_AXIS_JOINS]
+    rows, cols = _axis_words(d, layout, 0), _axis_words(d, layout, 1)
+    vertical = [w.split()[0] for w, how in rows if how == "position" and w.split()[0] in ("top", "bottom")]
+    horizontal = [w.split()[0].replace("most", "") for w, how in cols if how == "position"
+                  and w.split()[0] in ("leftmost", "rightmost")]
+    out += _along_edges(d, layout)
+    for v in vertical:  # corners: "the bottom-left entry", "the top right cell"
+        for h in horizontal:
+            for noun in (d.entity, *d.synonyms, "corner"):
+                out += [(f"the {v}-{h} {noun}", "position"), (f"the {v} {h} {noun}", "position")]
+    return out
+
+
+def _along_edges(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
+    """A cell on an edge of a row-by-column grid, counted along that edge: "the last boundary value on the
+    left edge", "the second cell along the top edge" (the grid's extents are taken to be filled)."""
+    if tuple(d.axes[:2]) != ("row", "column"):
+        return []
+    (r, c), out = d.indices, []
+    low_r, high_r = layout.extents.get((d.entity, d.owner, 0), (r, r))
+    low_c, high_c = layout.extents.get((d.entity, d.owner, 1), (c, c))
+    edges = []
+    if high_c > low_c and high_r > low_r:
+        edges += [(edge, r, low_r, high_r) for edge, on in (("left", c == low_c), ("right", c == high_c)) if on]
+        edges += [(edge, c, low_c, high_c) for edge, on in (("top", r == low_r), ("bottom", r == high_r)) if on]
+    for edge, k, low, high in edges:
+        words = [*ordinal_words(k - low + 1)] + (["first"] if k == low else []) + (["last"] if k == high else [])
+        for word in dict.fromkeys(words):
+            for noun in (d.entity, *d.synonyms[:1]):
+                out += [(f"the {word} {noun} {where} the {edge} edge", "position")
+                        for where in ("on", "along", "of")]
+    return out
+
+
+def role_phrases(d: SlotDescription) -> list[str]:
+    """Phrases naming "the fact of this kind that A lacks" ("the congruence I am missing")."""
+    nouns = list(dict.fromkeys([d.group, d.entity, *d.synonyms, *([d.attribute] if d.attribute else [])]))
+    return [t.format(e=noun) for noun in nouns for t in ROLE_TEMPLATES]
