@@ -181,8 +181,10 @@ def gen(fam, i, inst):
         add(i, f"What is the probability of moving from state {a} to state {b}?", "offer", "meaning")
         add(i, "Please send the transition probability I am missing.", "offer", "role")
         add(i, f"What is the entry in row {a}, column {b} of P? I need it since the rows of P sum to 1.", "offer", "reason")
-        ob = 0 if b != 0 else 1
-        add(i, f"What is the probability of moving from state {a} to state {ob}?", "decline", "described_known")
+        held = [c for c in A if c.get("type") == "transition"]  # entries A holds, its own row first
+        k = next((c for c in held if c["from_state"] == a), held[0])
+        add(i, f"What is the probability of moving from state {k['from_state']} to state {k['to_state']}?", "decline",
+            "described_known")
     elif fam == "poly_interpolation":
         x = h["x"]
         add(i, f"What value does the polynomial take at x = {x}?", "offer", "meaning")
