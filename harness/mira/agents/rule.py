@@ -100,7 +100,8 @@ QUANTITY_WORD = re.compile(
     r"measurement|sample|threshold|cell|point|line|prior|likelihood|variance|mean|posterior|eigenvalue|"
     r"eigenvector|determinant|slope|intercept|distance|emission|transition|boundary|kernel|number|constant|"
     r"parameter|variable|unknown|initial|coordinate|return|trace|distribution|norm|rank|root|sequence|"
-    r"function|matrix|vector|signal|state|edge)s?\b")
+    r"function|matrix|vector|signal|state|edge)s?\b|\b(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|kappa|lambda|"
+    r"mu|nu|xi|rho|sigma|tau|phi|chi|psi|omega)\b")
 SYMBOL_LIKE = re.compile(r"(?<![a-z0-9])(?:[a-z]{1,3}\d+|[a-z]{1,2}\([^()]*\)|[a-z]\[\d)")
 ADDITIVE = re.compile(r"^\s*(?:and|plus)\b|\b(?:also|as well|additionally|in addition|another|second question)\b")
 IN_FORMULA = re.compile(r"\s*,?\s*(?:in|of|from|within|as in)\s+(?:the\s+)?(?:equation|system|matrix|formula)?\s*"
@@ -124,6 +125,13 @@ CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|woul
                      r"(?:confirm|verify|check|double check|reconfirm|make sure)\b")
 # a formula in quotes ('f(x) = 2x + 1 if x < t'): the names inside are context
 QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*[=<>≡][^'\"]*)\1(?![a-z0-9])")  # normalising drops the space before
+# "the top-left entry of M (not of M^2)", "apart from the ones modulo 13": names set against the asked one
+NEGATED = re.compile(r"\((?:not|rather than|instead of|other than)\b[^()]*\)|(?:(?:[,(]\s*|\band\s+)not|"
+                     r"\b(?:rather than|instead of|other than|apart from|aside from|besides))\s+"
+                     r"(?:(?:of|the|for|from|just|only|with|ones?|those|that)\s+)*"
+                     r"(?:[\ue000-\ue0ff](?:\s*(?:,|and|or|nor)\s*(?:the\s+)?(?:ones?\s+)?)?)+")
+# a described part of the target: "the top-left entry of M^2" asks for the target, not the hint's entry
+PART_OF = re.compile(r"\s*(?:of|in)\s+(?:the\s+)?(?:matrix\s+)?([\ue000-\ue0ff])")
 APPOSITION_PAREN = re.compile(r"\s*(?:[=:,]|,?\s*(?:ie|that is|namely|aka|defined as|given by|where)\s*,?)?\s*\(")
 
 
@@ -222,6 +230,13 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     ids = _indices(clause)
     is_hint = {i for i in ids if mentions[i].name.kind in (HINT, PART)}
     dropped: set[int] = set()
+    for negated in NEGATED.finditer(clause):
+        dropped |= set(_indices(negated.group()))
+    for i in [i for i in is_hint if mentions[i].name.via]:
+        of = PART_OF.match(clause, clause.index(chr(_MARK + i)) + 1)
+        if of and mentions[ord(of.group(1)) - _MARK].name.kind == TARGET:
+            is_hint.discard(i)
+            dropped.add(i)
     for quoted in QUOTED_FORMULA.finditer(clause):
         dropped |= set(_indices(quoted.group(2))) - is_hint
     rest = clause
@@ -331,7 +346,7 @@ def _decide(asked: list[Mention], unnamed: list[str], context: list[Mention]) ->
     quantities: dict[tuple[str, str], str] = {}
     for m in asked:
         kind = HINT if m.name.kind == PART else m.name.kind
-        quantities.setdefault((kind, m.name.slot), m.form)
+        quantities.setdefault((kind, m.name.slot + "\x00" + m.name.candidate), m.form)
     for phrase in unnamed:
         quantities.setdefault((UNNAMED, phrase), phrase)
     phrases = tuple(quantities.values())

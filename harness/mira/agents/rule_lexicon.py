@@ -34,6 +34,7 @@ class Name:
     kind: str  # HINT, PART, KNOWN, OTHER, TARGET, AMBIGUOUS
     slot: str  # what it names (the slot, or the target/unknown name)
     via: str = ""  # for a name made from the slot's description: how it refers and what it describes
+    candidate: str = ""  # for a name of another slot that the hint fact also settles (issue 24): that slot
 
 
 @dataclass
@@ -169,8 +170,9 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
     hint_description = _cached(_SLOTS, (family.name, _freeze(hint["constraint"])),
                                lambda: _slot_forms(family, hint["constraint"]))[2]
-    groups: list[tuple[str, str, int, int | None]] = [
-        (HINT, hint["slot"], hint_forms, hint_description), (PART, hint["slot"], vocab["parts"], None)]
+    candidates = _cached(_CANDIDATES, (family.name, _freeze(hint)), lambda: _candidate_groups(family, hint))
+    groups: list[tuple[str, Any, int, int | None]] = [
+        *candidates, (HINT, hint["slot"], hint_forms, hint_description), (PART, hint["slot"], vocab["parts"], None)]
     for agent, kind in (("A", KNOWN), ("B", OTHER)):
         for constraint in views[agent]["constraints_machine"]:
             if constraint == hint["constraint"]:
@@ -197,6 +199,29 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
                                                    role_names=shape.role_names))
 
 
+def _candidate_groups(family: Family, hint: dict[str, Any]) -> tuple[tuple[str, Name, int, None], ...]:
+    """The other slots B's one fact settles (issue 24: tomography's ``settles``, markov's ``row_partner``), as
+    name groups of the hint marked with the candidate: a request for one of them asks for the hint, a request
+    for two of them (or for one and the hint) asks two things. Found generically: a hint alias that is a slot
+    of the family in its own right (its own aliases contain it), other than the hint's own names."""
+    slot = hint["slot"]
+    try:
+        own = set(family.slot_aliases(slot, {}))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return ()
+    found: dict[tuple[str, ...], str] = {}
+    for alias in hint.get("request_aliases", ()):
+        if alias == slot or alias in own or not isinstance(alias, str):
+            continue
+        try:
+            aliases = tuple(family.slot_aliases(alias, {}))
+        except (KeyError, TypeError, ValueError, IndexError):
+            continue
+        if alias in aliases and not own.intersection(aliases):
+            found.setdefault(aliases, alias)
+    return tuple((HINT, Name(HINT, slot, candidate=name), _forms(aliases), None) for aliases, name in found.items())
+
+
 # ------------------------------------------------------------------------------------ caches
 # Building a lexicon from scratch costs milliseconds (mostly compiling its regex), and a run builds one per
 # instance; but instances of one family shape share their names. So the work is cached by what it depends
@@ -215,6 +240,7 @@ _DESCRIPTIONS: list[SlotDescription] = []
 _ROLES: dict[Any, dict[str, Name]] = {}  # the (kind, slot, description) of the slots -> what role phrases name
 _TABLES: dict[Any, Described] = {}  # the (slot, description) pairs of an instance -> their phrases
 _VOCAB: dict[Any, dict[str, int]] = {}
+_CANDIDATES: dict[Any, tuple[Any, ...]] = {}
 _SLOTS: dict[Any, tuple[str | None, int]] = {}
 _SHAPES: dict[Any, Shape] = {}
 _LEXICONS: dict[Any, Lexicon] = {}
@@ -232,7 +258,7 @@ def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
 
 def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
-    caches = (_VOCAB, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM, _DESCRIBED, _TABLES,
+    caches = (_VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM, _DESCRIBED, _TABLES,
               _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES)
     for cache in caches:
         cache.clear()
