@@ -258,7 +258,7 @@ def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
 
 def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
-    caches = (_VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM, _DESCRIBED, _TABLES,
+    caches = (_ROLE_PATTERNS, _VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM, _DESCRIBED, _TABLES,
               _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES)
     for cache in caches:
         cache.clear()
@@ -385,7 +385,8 @@ def _role_names(slots: list[tuple[str, str, SlotDescription]]) -> dict[str, Name
     listed"): the hint when B holds exactly one fact of that kind, since B cannot tell which of several A
     means; otherwise ``AMBIGUOUS``."""
     out = {}
-    held_by_b = [(kind, slot, d) for kind, slot, d in slots if kind in (HINT, OTHER)]
+    known = {slot for kind, slot, _ in slots if kind == KNOWN}  # B's copy of a fact A holds is not missing
+    held_by_b = [(kind, slot, d) for kind, slot, d in slots if kind in (HINT, OTHER) and slot not in known]
     b_slots = {slot for _, slot, _ in held_by_b}
     for group in dict.fromkeys(d.group for _, _, d in slots):
         of_group = [(kind, slot, d) for kind, slot, d in held_by_b if d.group == group]
@@ -414,6 +415,8 @@ class Described:
 
     forms: dict[str, tuple[str, str]]
     by_first_word: dict[str, tuple[int, ...]]
+    roles: re.Pattern[str] | None = None  # role phrases in free word order (``role_pattern``)
+    role_nouns: dict[str, str] = field(default_factory=dict)  # noun -> the kind(s) it names, "|"-joined
 
 
 def _described_table(slots: list[tuple[str, int]]) -> Described:
@@ -440,7 +443,63 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
         first = _FIRST_WORD.match(form)
         if first:
             lengths.setdefault(first.group(), set()).add(len(form))
-    return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()})
+    nouns = _role_nouns(tuple(d for _, d in described))
+    return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()},
+                     role_pattern(tuple(sorted(nouns))), nouns)
+
+
+_VAGUE_NOUNS = frozenset(("value", "number", "quantity", "fact", "information", "data", "parameter", "probability"))
+GENERIC_ROLE_NOUNS = ("one",)  # "the missing value", "the information I lack" stay vague (labelled so)
+
+
+def _role_nouns(descriptions: tuple[SlotDescription, ...]) -> dict[str, str]:
+    """Every noun a role phrase may use, with the kinds of slot it names: the kind, the entity, its synonyms and
+    attribute, and the last word of each ("sample" for "output sample"); generic nouns ("value", "one") name
+    any fact (``ONE``)."""
+    kinds: dict[str, list[str]] = {}
+    for d in descriptions:
+        for noun in (d.group, d.entity, *d.synonyms, *([d.attribute] if d.attribute else [])):
+            head = noun.rsplit(" ", 1)[-1]
+            for form in (noun, *([head] if head not in _VAGUE_NOUNS else [])):
+                form = alias_form(form)
+                if form and d.group not in kinds.setdefault(form, []):
+                    kinds[form].append(d.group)
+    out = {noun: "|".join(groups) for noun, groups in kinds.items()}
+    for noun in GENERIC_ROLE_NOUNS:
+        out.setdefault(noun, ONE)
+    return out
+
+
+_LACK = (r"(?:that\s+|which\s+)?(?:(?:i|we)\s+(?:still\s+)?(?:dont|do not|didnt|did not|cant|cannot|havent|have not|"
+         r"hadnt|had not)\s+(?:yet\s+)?(?:have|know|hold|see|get|got|been given)|(?:i|we)\s+(?:have|had|got)\s+no\b"
+         r"(?:\s+(?:value|number|data|info))?(?:\s+for)?|(?:i|we)\s*(?:am|m|are|re)?\s+(?:still\s+)?missing|"
+         r"(?:is|are|remains?)\s+(?:still\s+)?(?:missing|unknown|absent|unlisted|unspecified)|missing\s+(?:from|in)\s+"
+         r"(?:my|our|the)\s+\w+|not\s+(?:in|on|among|part of)\s+(?:my|our)\s+\w+|(?:is\s+|was\s+)?not\s+"
+         r"(?:listed|given|provided|known)(?:\s+to\s+(?:me|us))?|(?:i|we)\s+(?:was|were)\s+not\s+(?:given|told)|"
+         r"(?:i|we)\s+lack|(?:is|are)\s+neither\s+given|(?:that\s+|which\s+)?(?:only\s+)?you\s+(?:hold|have))")
+_LACK_WORD = r"(?:remaining|missing|unknown|other|outstanding|absent|unlisted|lacking|unspecified|unprovided)"
+_FEW_WORDS = r"(?:\s+(?!(?:i|we|you|that|which|is|are|of)\b)[a-z0-9^_()\[\],+-]+){0,3}?"
+
+
+def role_pattern(nouns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Role phrases in free word order: "the NOUN ... I have no value for", "the only NOUN of M missing from
+    my list", "the remaining NOUN", "that NOUN?". Group ``n`` is the noun. Cached per noun set."""
+    if not nouns:
+        return None
+    found = _ROLE_PATTERNS.get(nouns)
+    if found is None:
+        alternatives = "|".join(re.escape(n) for n in sorted(nouns, key=len, reverse=True))
+        noun = "(?P<n{}>" + alternatives + r")(?:e?s)?(?![a-z0-9])"
+        det = r"(?<![a-z0-9])(?:the|which|what|whats|that|this)(?:\s+(?:only|one|single|sole|lone|last|very))*"
+        tail = r"(?:\s+(?:of|in|on|from|for|along)(?:\s+(?!(?:i|we|that|which)\b)[a-z0-9^_()\[\]]+){1,3}?)?"
+        pattern = (f"{det}{_FEW_WORDS}\\s+{noun.format(1)}{tail}\\s+{_LACK}"
+                   f"|{det}\\s+{_LACK_WORD}(?:\\s+(?:only|one|single))?{_FEW_WORDS}\\s+{noun.format(2)}"
+                   f"|(?<![a-z0-9])(?:that|this)(?:\\s+other)?\\s+{noun.format(3)}(?=\\s*(?:[?.,!]|$|please|for me|to me))")
+        found = _ROLE_PATTERNS[nouns] = re.compile(pattern)
+    return found
+
+
+_ROLE_PATTERNS: dict[tuple[str, ...], re.Pattern[str]] = {}
 
 
 def _role_forms(descriptions: tuple[SlotDescription, ...]) -> list[tuple[str, int]]:
@@ -517,7 +576,7 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
             form = text[start:start + length]
             slot, via = extra[1]
             if slot.startswith(ROLE):
-                name = lexicon.role_names.get(slot[len(ROLE):]) or Name(AMBIGUOUS, slot[len(ROLE):], "role")
+                name = _role_name(lexicon, slot[len(ROLE):])
             else:
                 name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
         else:
@@ -532,11 +591,30 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
     return mentions
 
 
+_ROLE_HINT = re.compile(r"\b(?:dont|do not|didnt|did not|havent|have not|have no|had no|missing|not in|not on|"
+                       r"not among|not part|not listed|not given|not provided|not known|not told|lack|neither|you hold|"
+                       r"you have|remaining|unknown|other|outstanding|absent|unlisted|unspecified|that|this)\b")
+
+
+def _role_name(lexicon: Lexicon, kinds: str) -> Name:
+    """What a role phrase for ``kinds`` ("|"-joined when its noun fits several) names: the hint when it is B's
+    only fact of one of those kinds and B holds none of the others."""
+    names = [lexicon.role_names.get(kind) or Name(AMBIGUOUS, kind, f"role: B holds 0 of kind {kind}")
+             for kind in kinds.split("|")]
+    held = [n for n in names if not n.via.startswith("role: B holds 0 ")]
+    return held[0] if len(held) == 1 else names[0]
+
+
 def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str, str]]]:
     """start -> (length, (slot, how)) of the longest described phrase starting at each word of ``text``."""
     table = lexicon.described
     assert table is not None
     out: dict[int, tuple[int, tuple[str, str]]] = {}
+    if table.roles is not None and _ROLE_HINT.search(text):
+        for m in table.roles.finditer(text):
+            noun = m.group(m.lastgroup or 0)
+            kinds = table.role_nouns.get(noun) or table.role_nouns.get(noun.rstrip("s"), ONE)
+            out.setdefault(m.start(), (m.end() - m.start(), (ROLE + kinds, "")))
     if table.by_first_word.keys().isdisjoint(_WORDS.findall(text)):  # the usual case, decided in C
         return out
     for word in _WORDS.finditer(text):
@@ -544,6 +622,8 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
         if not lengths:
             continue
         start = word.start()
+        if start in out:
+            continue
         for length in lengths:
             if start + length > len(text):
                 continue
