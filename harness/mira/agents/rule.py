@@ -166,7 +166,9 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
         return Judgement(False, "too_many_names", tuple(dict.fromkeys(m.form for m in mentions))[:10])
     marked = _ABBREVIATION.sub(" ie ", _marked(text, mentions)).replace("...", "⋯")
     clauses = [c for c in _CLAUSE_BREAK.split(marked) if c.strip()]
-    asking = _asking_clauses(clauses)
+    asking, needs = _asking_clauses(clauses)
+    if needs:
+        asking = [_focus(c) for c in asking]
     asked: list[Mention] = []
     context: set[int] = set(range(len(mentions)))
     unnamed: list[str] = []
@@ -182,15 +184,40 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     return _decide(asked, unnamed, aside)
 
 
-def _asking_clauses(clauses: list[str]) -> list[str]:
-    """Direct questions and requests that name something; else statements of need; else every clause."""
+def _asking_clauses(clauses: list[str]) -> tuple[list[str], bool]:
+    """Direct questions and requests that name something; else statements of need (and True); else every
+    clause."""
     open_clauses = [c for c in clauses if not _is_statement(c)]
     for pattern in (STRONG_ASK, WEAK_ASK):
         chosen = [c for c in open_clauses if (pattern.search(c) or (pattern is STRONG_ASK and CONFIRM.search(c)))
                   and _indices(c)]
         if chosen:
-            return chosen
-    return open_clauses or clauses
+            return chosen, pattern is WEAK_ASK
+    return open_clauses or clauses, False
+
+
+# In a statement of need the need is stated last: "..., so I need the correlation", "everything is known to me
+# except the downward rate out of state 2", "the recursion breaks at index 1, which needs y_1"
+CONCLUSION = re.compile(r"(?:,\s*|\b)(?:so|thus|hence|therefore|which means|that means|meaning)\b")
+NEED_FOCUS = re.compile(r"\b(?:need|needs|needed|missing|lack|lacking|except|without|want|dont have|do not have|"
+                        r"not given|namely|value of|know the|requires?|depends on|hinges on)\b")
+
+
+def _focus(clause: str) -> str:
+    """The part of a statement of need that says what is needed: after its last conclusion ("so ...") and then
+    after its last need word, where names remain; the reasons before are context, and so is a trailing reason
+    when the need is stated before it ("I need y_0 because without y_0 ...")."""
+    cut = TRAILING_CONTEXT.search(clause)
+    if cut and cut.start() > 0:
+        head = clause[:cut.start()]
+        if any(_indices(head[m.end():]) for m in NEED_FOCUS.finditer(head)):
+            clause = head
+    for pattern in (CONCLUSION, NEED_FOCUS):
+        for m in reversed(list(pattern.finditer(clause))):
+            if _indices(clause[m.end():]):
+                clause = clause[m.end():]
+                break
+    return clause
 
 
 def _marked(text: str, mentions: list[Mention]) -> str:
