@@ -429,7 +429,7 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
     forms: dict[str, tuple[str, str]] = {}
     lengths: dict[str, set[int]] = {}
     for slot, d in reversed(described):  # the first slot to give a form keeps it: written last
-        own = Layout({k: v for k, v in layout.extents.items() if k[:2] == (d.entity, d.owner)})  # all it reads
+        own = layout.only(d.entity, d.owner)  # all it reads
         one_forms, one_lengths = _cached(_DESCRIBED, (slot, d, own), lambda s=slot, d=d, own=own: _one_slot(s, d, own))
         forms.update(one_forms)
         for word, ls in one_lengths.items():
