@@ -60,6 +60,7 @@ class SlotDescription:
     meanings: tuple[str, ...] = ()
     kind: str = ""
     synonyms: tuple[str, ...] = ()
+    extent: tuple[int, ...] = ()  # how many positions each axis has, from ``base``, when the facts leave some out
 
     @property
     def group(self) -> str:
@@ -87,6 +88,8 @@ class Layout:
         for d in descriptions:
             for axis, index in enumerate(d.indices):
                 found.setdefault((d.entity, d.owner, axis), set()).add(index)
+                if axis < len(d.extent):  # a 3x3 grid of which the facts name three cells
+                    found[(d.entity, d.owner, axis)].update(range(d.base, d.base + d.extent[axis]))
         positions = {key: tuple(sorted(indices)) for key, indices in found.items()}
         return Layout({key: (p[0], p[-1]) for key, p in positions.items()}, positions)
 

@@ -57,6 +57,7 @@ class Lexicon:
     described: Described | None = field(default=None, repr=False, compare=False)  # names from descriptions
     slot_kinds: dict[str, str] = field(default_factory=dict, repr=False, compare=False)  # slot -> its kind here
     role_names: dict[str, Name] = field(default_factory=dict, repr=False, compare=False)  # kind -> what roles name
+    candidates: dict[str, Name] = field(default_factory=dict, repr=False, compare=False)  # slot B's fact settles
 
     def __post_init__(self) -> None:
         if self.pattern is None:
@@ -196,6 +197,7 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
     return _cached(_LEXICONS, key, lambda: Lexicon(shape.names, components | shape.part_forms, linear,
                                                    hint["slot"], shape.pattern, lengths=shape.lengths,
                                                    described=shape.described, slot_kinds=shape.slot_kinds,
+                                                   candidates=shape.candidates,
                                                    role_names=shape.role_names))
 
 
@@ -210,6 +212,7 @@ def _candidate_groups(family: Family, hint: dict[str, Any]) -> tuple[tuple[str, 
     except (KeyError, TypeError, ValueError, IndexError):
         return ()
     found: dict[tuple[str, ...], str] = {}
+    described = _description(family, slot, hint["constraint"]) is not None
     for alias in hint.get("request_aliases", ()):
         if alias == slot or alias in own or not isinstance(alias, str):
             continue
@@ -219,7 +222,30 @@ def _candidate_groups(family: Family, hint: dict[str, Any]) -> tuple[tuple[str, 
             continue
         if alias in aliases and not own.intersection(aliases):
             found.setdefault(aliases, alias)
-    return tuple((HINT, Name(HINT, slot, candidate=name), _forms(aliases), None) for aliases, name in found.items())
+    out = []
+    for aliases, name in found.items():
+        d = _description(family, name, _moved(hint["constraint"], slot, name)) if described else None
+        out.append((HINT, Name(HINT, slot, candidate=name), _forms(aliases), None if d is None else _description_id(d)))
+    return tuple(out)
+
+
+_INT = re.compile(r"-?\d+")
+
+
+def _moved(constraint: dict[str, Any], slot: str, other: str) -> dict[str, Any]:
+    """The hint's constraint moved to the slot ``other`` of the same kind, for describing it: the integer
+    fields that spell the hint slot's numbers, in order (``cell(0,1)``: row 0, col 1), take ``other``'s."""
+    ours, theirs = [int(x) for x in _INT.findall(slot)], [int(x) for x in _INT.findall(other)]
+    if len(ours) != len(theirs) or not ours:
+        return {}
+    moved, fields = dict(constraint), [k for k, v in constraint.items() if type(v) is int]
+    for number, new in zip(ours, theirs, strict=True):
+        field_name = next((k for k in fields if constraint[k] == number), None)
+        if field_name is None:
+            return {}
+        fields.remove(field_name)
+        moved[field_name] = new
+    return moved
 
 
 # ------------------------------------------------------------------------------------ caches
@@ -346,10 +372,13 @@ class Shape:
         Shape._count += 1
         self.id = Shape._count
         named = [(kind, slot, forms_id) for kind, slot, forms_id, _ in groups]
+        self.candidates = {slot.candidate: slot for _, slot, _, _ in groups if isinstance(slot, Name)}
+        groups = tuple((kind, slot.candidate if isinstance(slot, Name) else slot, f, d) for kind, slot, f, d in groups)
         slots = [(kind, slot, _DESCRIPTIONS[d]) for kind, slot, _, d in groups
-                 if d is not None and kind in (HINT, KNOWN, OTHER)]
+                 if d is not None and kind in (HINT, KNOWN, OTHER) and slot not in self.candidates]
         self.role_names = _cached(_ROLES, tuple((kind, slot, d) for kind, slot, _, d in groups
-                                                if d is not None and kind in (HINT, KNOWN, OTHER)),
+                                                if d is not None and kind in (HINT, KNOWN, OTHER)
+                                                and slot not in self.candidates),
                                   lambda: _role_names(slots))
         names = _fill(named)
         names.pop("", None)
@@ -577,6 +606,8 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
             slot, via = extra[1]
             if slot.startswith(ROLE):
                 name = _role_name(lexicon, slot[len(ROLE):])
+            elif slot in lexicon.candidates:
+                name = Name(HINT, lexicon.candidates[slot].slot, via, candidate=slot)
             else:
                 name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
         else:
