@@ -68,9 +68,9 @@ EVERYTHING = re.compile(
     r"\b(?!\s+(?:the\s+)?(?:two|three|four|five|\d))|\byour (?:whole|entire|full) (?:view|list|set)\b")
 STRONG_ASK = re.compile(
     r"\?|\b(?:please|pls|(?:could|can|would|will) (?:you|u)|may i|(?:can|could) i (?:get|have|ask)|"
-    r"(?:tell|give|send|show|get) (?:me|us)|share|provide|what|which|how|whats|let me know|reveal|supply|"
+    r"(?:tell|give|send|show|get) (?:me|us)|share|provide|what|(?<!,)(?<!, )(?<!\()which|how|whats|let me know|reveal|supply|"
     r"asking|ask|request|requesting|i'?d like|i would like|looking for)\b")
-WEAK_ASK = re.compile(r"\b(?:need|missing|not given|dont have|do not have|lack|lacking|undetermined|except|without|"
+WEAK_ASK = re.compile(r"\b(?:needs?|requires?|depends on|hinges on|missing|not given|dont have|do not have|lack|lacking|undetermined|except|without|"
                       r"unknown|namely|want|value of|know the)\b")
 MISSING = WEAK_ASK
 STATEMENT = re.compile(
@@ -123,8 +123,9 @@ STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
 CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|would you|will you|you|u)\s+"
                      r"(?:also\s+|please\s+|to\s+|just\s+)?|^\s*(?:also\s*,?\s*)?)"
                      r"(?:confirm|verify|check|double check|reconfirm|make sure)\b")
-# a formula in quotes ('f(x) = 2x + 1 if x < t'): the names inside are context
-QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*[=<>≡][^'\"]*)\1(?![a-z0-9])")  # normalising drops the space before
+# a formula or a sentence in quotes ('f(x) = 2x + 1 if x < t', 'every equation is linear in x, y, z'): the names
+# inside are context (normalising drops apostrophes inside words, and the space before a quote)
+QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*(?:[=<>≡]|[a-z]{2,}[^'\"]*\s[^'\"]*[a-z]{2,})[^'\"]*)\1(?![a-z0-9])")
 # "the top-left entry of M (not of M^2)", "apart from the ones modulo 13": names set against the asked one
 NEGATED = re.compile(r"\((?:not|rather than|instead of|other than)\b[^()]*\)|(?:(?:[,(]\s*|\band\s+)not|"
                      r"\b(?:rather than|instead of|other than|apart from|aside from|besides))\s+"
