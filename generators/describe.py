@@ -204,6 +204,13 @@ def _axis_words(d: SlotDescription, layout: Layout, axis: int) -> list[tuple[str
     return list(dict.fromkeys(words))
 
 
+def _nouns(d: SlotDescription) -> tuple[str, ...]:
+    """The nouns for a slot on two axes: its own, and for a matrix's (one with an owner) "entry" and "element"."""
+    extra = ("entry", "element") if d.owner and len(d.indices) == 2 else ()
+    heads = tuple(n.rsplit(" ", 1)[-1] for n in (d.entity, *d.synonyms) if " " in n)
+    return tuple(dict.fromkeys((d.entity, *d.synonyms, *extra, *heads)))
+
+
 def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for a, how_a in _axis_words(d, layout, 0):
@@ -218,7 +225,7 @@ def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
     out += _along_edges(d, layout)
     for v in vertical:  # corners: "the bottom-left entry", "the top right cell"
         for h in horizontal:
-            for noun in (d.entity, *d.synonyms, "corner"):
+            for noun in (*_nouns(d), "corner"):
                 out += [(f"the {v}-{h} {noun}", "position"), (f"the {v} {h} {noun}", "position")]
     # the column's word before the noun and the row after it: "the middle cell of the bottom row", "the first
     # entry of the second row", "the last entry in row 2"; the owner between: "the bottom row of M, second column"
@@ -227,7 +234,7 @@ def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
             how = "position" if "position" in (how_a, how_b) else "ordinal" if "ordinal" in (how_a, how_b) \
                 else "index"
             position = b.rsplit(" ", 1)[0]
-            for noun in (d.entity, *d.synonyms):
+            for noun in _nouns(d):
                 if how_b != "index":
                     out += [(f"{position} {noun} {prep} {the}{a}", how) for prep in ("of", "in", "on")
                             for the in ("the ", "")]
@@ -237,7 +244,7 @@ def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
     middle_cols = [w for w, _ in cols if w.split()[0] in ("middle", "center", "centre", "central")]
     if middle_rows and middle_cols:  # the centre of an odd grid
         for w in ("middle", "center", "centre", "central"):
-            out += [(f"the {w} {noun}", "position") for noun in (d.entity, *d.synonyms)]
+            out += [(f"the {w} {noun}", "position") for noun in _nouns(d)]
     return out
 
 
@@ -261,7 +268,7 @@ def _along_edges(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
         out += [(f"{edge} edge in {axis_name} {k}", "position"), (f"{axis_name} {k} on the {edge} edge", "position"),
                 (f"{axis_name} {k} of the {edge} edge", "position")]
         for word in dict.fromkeys(words):
-            for noun in (d.entity, *d.synonyms[:1]):
+            for noun in _nouns(d):
                 out += [(f"the {word} {noun} {where} the {edge} edge", "position")
                         for where in ("on", "along", "of")]
     return out
