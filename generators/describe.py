@@ -154,7 +154,11 @@ def reader_phrases(d: SlotDescription, layout: Layout) -> Iterator[tuple[str, st
     if len(d.indices) == 1:
         yield from _one_axis(d, layout)
     elif len(d.indices) == 2:
-        yield from _two_axes(d, layout)
+        phrases = _two_axes(d, layout)
+        yield from phrases
+        if d.owner and " " not in d.owner:  # "the last entry of the last row of E" is E's, whatever P's says
+            yield from ((f"{p} {prep} {d.owner}", how) for p, how in phrases if not p.startswith("the ")
+                        for prep in ("of", "in"))
     for meaning in d.meanings:
         yield meaning, "meaning"
 

@@ -106,7 +106,7 @@ SYMBOL_LIKE = re.compile(r"(?<![a-z0-9])(?:[a-z]{1,3}\d+|[a-z]{1,2}\([^()]*\)|[a
 ADDITIVE = re.compile(r"^\s*(?:and|plus)\b|\b(?:also|as well|additionally|in addition|another|second question)\b")
 IN_FORMULA = re.compile(r"\s*,?\s*(?:in|of|from|within|as in)\s+(?:the\s+)?(?:equation|system|matrix|formula)?\s*"
                         r"[^,?;]*?[=≡][^,?;]*")
-OTHER_SYMBOL_AFTER = re.compile(r"\s*([a-z]{1,3}_?\d+|[a-z]{1,2}\([^()]*\))(?![\w(])")
+OTHER_SYMBOL_AFTER = re.compile(r"\s*([a-z]{1,3}_?\d+|[a-z]{1,2}\([^()]*\))(?![\w(])(?!\s*or\b)")  # not "a 0 or a 1"
 FILLER_VERB = re.compile(r"^\s*(?:tell|explain|let|thank|thanks|i|we|it|that|then|so|show|confirm|give|share|"
                          r"send|provide|check)\b")
 FORMULA_RUN = re.compile(r"(?:[\ue000-\ue0ff]|\d+|\bmod\b|(?<![a-z])[a-z](?![a-z])|[+\-*/^()\[\]|<>=≡!'.,]|\s)+")

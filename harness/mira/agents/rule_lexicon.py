@@ -201,31 +201,29 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
                                                    role_names=shape.role_names))
 
 
-def _candidate_groups(family: Family, hint: dict[str, Any]) -> tuple[tuple[str, Name, int, None], ...]:
+def _candidate_groups(family: Family, hint: dict[str, Any]) -> tuple[tuple[str, Name, int, int | None], ...]:
     """The other slots B's one fact settles (issue 24: tomography's ``settles``, markov's ``row_partner``), as
     name groups of the hint marked with the candidate: a request for one of them asks for the hint, a request
-    for two of them (or for one and the hint) asks two things. Found generically: a hint alias that is a slot
-    of the family in its own right (its own aliases contain it), other than the hint's own names."""
-    slot = hint["slot"]
+    for two of them (or for one and the hint) asks two things. Found generically: a hint alias that is the slot
+    name (``family.slot_name``) of the hint's constraint moved to that alias's numbers; it is described as that
+    moved constraint."""
+    slot, constraint = hint["slot"], hint["constraint"]
     try:
-        own = set(family.slot_aliases(slot, {}))
+        own = set(family.slot_aliases(slot, {}))  # rho(1,0) is rho(0,1)
     except (KeyError, TypeError, ValueError, IndexError):
         return ()
-    found: dict[tuple[str, ...], str] = {}
-    described = _description(family, slot, hint["constraint"]) is not None
-    for alias in hint.get("request_aliases", ()):
-        if alias == slot or alias in own or not isinstance(alias, str):
-            continue
+    out = []
+    for alias in dict.fromkeys(a for a in hint.get("request_aliases", ())
+                               if isinstance(a, str) and a != slot and a not in own):
+        moved = _moved(constraint, slot, alias)
         try:
-            aliases = tuple(family.slot_aliases(alias, {}))
+            if not moved or family.slot_name(moved) != alias:
+                continue
+            aliases = (*family.slot_aliases(alias, {}), alias)
         except (KeyError, TypeError, ValueError, IndexError):
             continue
-        if alias in aliases and not own.intersection(aliases):
-            found.setdefault(aliases, alias)
-    out = []
-    for aliases, name in found.items():
-        d = _description(family, name, _moved(hint["constraint"], slot, name)) if described else None
-        out.append((HINT, Name(HINT, slot, candidate=name), _forms(aliases), None if d is None else _description_id(d)))
+        d = _description(family, alias, moved)
+        out.append((HINT, Name(HINT, slot, candidate=alias), _forms(aliases), None if d is None else _description_id(d)))
     return tuple(out)
 
 
