@@ -444,6 +444,9 @@ class Described:
     by_first_word: dict[str, tuple[int, ...]]
     roles: re.Pattern[str] | None = None  # role phrases in free word order (``role_pattern``)
     role_nouns: dict[str, str] = field(default_factory=dict)  # noun -> the kind(s) it names, "|"-joined
+    slots: dict[str, SlotDescription] = field(default_factory=dict)  # slot -> its description
+    at: dict[tuple[str, str, tuple[int, ...]], str] = field(default_factory=dict)  # (entity, owner, indices) -> slot
+    layout: Layout = field(default_factory=Layout)
 
 
 def _described_table(slots: list[tuple[str, int]]) -> Described:
@@ -471,8 +474,10 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
         if first:
             lengths.setdefault(first.group(), set()).add(len(form))
     nouns = _role_nouns(tuple(d for _, d in described))
+    slots = dict(described)
+    at = {(d.entity, d.owner, d.indices): slot for slot, d in reversed(described) if d.indices}
     return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()},
-                     role_pattern(tuple(sorted(nouns))), nouns)
+                     role_pattern(tuple(sorted(nouns))), nouns, slots, at, layout)
 
 
 _VAGUE_NOUNS = frozenset(("value", "number", "quantity", "fact", "information", "data", "parameter", "probability"))
@@ -617,7 +622,49 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
             continue
         mentions.append(Mention(start, end, form, name))
     mentions.sort(key=lambda m: m.start)
+    if lexicon.described is not None and lexicon.described.at and _RELATION_WORD.search(text):
+        mentions = [_related(text, m, lexicon) for m in mentions]
     return mentions
+
+
+# "the term right after a(0)", "the entry directly below m00", "the equation that comes right after Equation (2)"
+_RELATION_WORD = re.compile(r"\b(?:after|following|before|preceding|below|beneath|under|above|over)\b")
+_RELATION = re.compile(r"(?:(?:right|just|immediately|directly|straight)\s+)?(after|following|before|preceding|below|"
+                       r"beneath|under|above|over)\s*(?:the\s+)?$")
+_STEPS = {"after": (0, 1), "following": (0, 1), "before": (0, -1), "preceding": (0, -1), "below": (0, 1),
+          "beneath": (0, 1), "under": (0, 1), "above": (0, -1), "over": (0, -1)}
+
+
+def _related(text: str, m: Mention, lexicon: Lexicon) -> Mention:
+    """``m`` read with a relation word before it as the slot next to it along its axis (one axis: after and
+    before; rows: below and above), when the instance has that slot; otherwise ``m`` itself."""
+    table = lexicon.described
+    assert table is not None
+    d = table.slots.get(m.name.candidate or m.name.slot)
+    relation = _RELATION.search(text, max(0, m.start - 40), m.start)
+    if d is None or relation is None or len(d.indices) not in (1, 2):
+        return m
+    word = relation.group(1)
+    if len(d.indices) == 1 and word in ("below", "beneath", "under", "above", "over"):
+        return m
+    if len(d.indices) == 2 and word not in ("below", "beneath", "under", "above", "over"):
+        return m
+    axis, step = _STEPS[word]
+    here = table.layout.positions.get((d.entity, d.owner, axis), ())
+    k = d.indices[axis]
+    if k not in here or not 0 <= here.index(k) + step < len(here):
+        return m
+    indices = list(d.indices)
+    indices[axis] = here[here.index(k) + step]
+    slot = table.at.get((d.entity, d.owner, tuple(indices)))
+    if slot is None:
+        return m
+    via = f"relation: {relation.group().strip()} {m.form}: {table.slots[slot].summary()}"
+    if slot in lexicon.candidates:
+        name = Name(HINT, lexicon.candidates[slot].slot, via, candidate=slot)
+    else:
+        name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
+    return Mention(relation.start(), m.end, text[relation.start():m.end], name)
 
 
 _ROLE_HINT = re.compile(r"\b(?:dont|do not|didnt|did not|havent|have not|have no|had no|missing|not in|not on|"
