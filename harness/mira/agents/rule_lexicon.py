@@ -464,6 +464,10 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
         forms.update(one_forms)
         for word, ls in one_lengths.items():
             lengths.setdefault(word, set()).update(ls)
+    for form, entry in _unique_nouns(described).items():  # "the correlation" where there is one
+        if form not in forms:
+            forms[form] = entry
+            lengths.setdefault(form.split()[0], set()).add(len(form))
     roles: dict[str, tuple[str, str]] = {}
     for group, forms_id in reversed(_role_forms(tuple(d for _, d in described))):
         roles.update(dict.fromkeys(_BY_ID[forms_id], (ROLE + group, "")))
@@ -478,6 +482,22 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
     at = {(d.entity, d.owner, d.indices): slot for slot, d in reversed(described) if d.indices}
     return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()},
                      role_pattern(tuple(sorted(nouns))), nouns, slots, at, layout)
+
+
+def _unique_nouns(described: tuple[tuple[str, SlotDescription], ...]) -> dict[str, tuple[str, str]]:
+    """"the NOUN" for a noun that only one slot here carries (its entity, kind or a synonym): a definite
+    description names the one thing it fits ("the correlation" when the portfolio has two assets)."""
+    carriers: dict[str, set[str]] = {}
+    for slot, d in described:
+        for noun in {d.entity, d.group, *d.synonyms}:
+            carriers.setdefault(alias_form(noun), set()).add(slot)
+    out = {}
+    for noun, slots in carriers.items():
+        if len(slots) == 1 and noun and noun.rsplit(" ", 1)[-1] not in _VAGUE_NOUNS:
+            slot = next(iter(slots))
+            d = dict(described)[slot]
+            out[f"the {noun}"] = (slot, f"unique: the only {noun} here, {d.summary()}")
+    return out
 
 
 _VAGUE_NOUNS = frozenset(("value", "number", "quantity", "fact", "information", "data", "parameter", "probability"))
@@ -667,6 +687,7 @@ def _related(text: str, m: Mention, lexicon: Lexicon) -> Mention:
     return Mention(relation.start(), m.end, text[relation.start():m.end], name)
 
 
+_QUALIFIED = re.compile(r"\s*(?:of|in|for|at|between|from|on)\b")
 _ROLE_HINT = re.compile(r"\b(?:dont|do not|didnt|did not|havent|have not|have no|had no|missing|not in|not on|"
                        r"not among|not part|not listed|not given|not provided|not known|not told|lack|neither|you hold|"
                        r"you have|remaining|unknown|other|outstanding|absent|unlisted|unspecified|that|this)\b")
@@ -705,6 +726,8 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
                 continue
             form = text[start:start + length]
             entry = table.forms.get(form)
+            if entry is not None and entry[1].startswith("unique:") and _QUALIFIED.match(text, start + length):
+                continue  # "the sign of x0" is x0's sign, whatever "the sign" alone would name
             if entry is not None and form not in lexicon.names:
                 end = start + length
                 if not form[-1].isalnum() or end == len(text) or text[end] not in _WORD:
