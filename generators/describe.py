@@ -21,6 +21,7 @@ Adding a family means filling ``describe_slot`` in; no vocabulary list is edited
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -161,6 +162,12 @@ def reader_phrases(d: SlotDescription, layout: Layout) -> Iterator[tuple[str, st
                         for prep in ("of", "in"))
     for meaning in d.meanings:
         yield meaning, "meaning"
+        inverted = _QUESTION_ORDER.sub(r"\1 \3 \2 ", meaning)  # "how likely state 2 is to" -> "how likely is state 2 to"
+        if inverted != meaning:
+            yield inverted, "meaning"
+
+
+_QUESTION_ORDER = re.compile(r"^(how \w+) (.+?) (is|are|does|do) ")
 
 
 def _one_axis(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:

@@ -168,8 +168,7 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     marked = _ABBREVIATION.sub(" ie ", _marked(text, mentions)).replace("...", "⋯")
     clauses = [c for c in _CLAUSE_BREAK.split(marked) if c.strip()]
     asking, needs = _asking_clauses(clauses)
-    if needs:
-        asking = [_focus(c) for c in asking]
+    asking = [_focus(c) if needs else _question_after_conclusion(c) for c in asking]
     asked: list[Mention] = []
     context: set[int] = set(range(len(mentions)))
     unnamed: list[str] = []
@@ -202,6 +201,16 @@ def _asking_clauses(clauses: list[str]) -> tuple[list[str], bool]:
 CONCLUSION = re.compile(r"(?:,\s*|\b)(?:so|thus|hence|therefore|which means|that means|meaning)\b")
 NEED_FOCUS = re.compile(r"\b(?:need|needs|needed|missing|lack|lacking|except|without|want|dont have|do not have|"
                         r"not given|namely|value of|know the|requires?|depends on|hinges on)\b")
+
+
+def _question_after_conclusion(clause: str) -> str:
+    """"s1 and s2 are known to me, so what I need is ...": the question after a conclusion asks; before it is
+    context."""
+    for m in reversed(list(CONCLUSION.finditer(clause))):
+        rest = clause[m.end():]
+        if STRONG_ASK.search(rest) and _indices(rest):
+            return rest
+    return clause
 
 
 def _focus(clause: str) -> str:

@@ -526,7 +526,7 @@ _LACK = (r"(?:that\s+|which\s+)?(?:(?:i|we)\s+(?:still\s+)?(?:dont|do not|didnt|
          r"hadnt|had not)\s+(?:yet\s+)?(?:have|know|hold|see|get|got|been given)|(?:i|we)\s+(?:have|had|got)\s+no\b"
          r"(?:\s+(?:value|number|data|info))?(?:\s+for)?|(?:i|we)\s*(?:am|m|are|re)?\s+(?:still\s+)?missing|"
          r"(?:is|are|remains?)\s+(?:still\s+)?(?:missing|unknown|absent|unlisted|unspecified)|missing\s+(?:from|in)\s+"
-         r"(?:my|our|the)\s+\w+|not\s+(?:in|on|among|part of)\s+(?:my|our)\s+\w+|(?:is\s+|was\s+)?not\s+"
+         r"(?:my|our|the)\s+\w+|(?:(?:is|are|was)\s+)?not\s+(?:in|on|among|part of)\s+(?:my|our)\s+\w+|(?:is\s+|was\s+)?not\s+"
          r"(?:listed|given|provided|known)(?:\s+to\s+(?:me|us))?|(?:i|we)\s+(?:was|were)\s+not\s+(?:given|told)|"
          r"(?:i|we)\s+lack|(?:is|are)\s+neither\s+given|(?:that\s+|which\s+)?(?:only\s+)?you\s+(?:hold|have))")
 _LACK_WORD = r"(?:remaining|missing|unknown|other|outstanding|absent|unlisted|lacking|unspecified|unprovided)"
@@ -543,7 +543,8 @@ def role_pattern(nouns: tuple[str, ...]) -> re.Pattern[str] | None:
         alternatives = "|".join(re.escape(n) for n in sorted(nouns, key=len, reverse=True))
         noun = "(?P<n{}>" + alternatives + r")(?:e?s)?(?![a-z0-9])"
         det = r"(?<![a-z0-9])(?:the|which|what|whats|that|this)(?:\s+(?:only|one|single|sole|lone|last|very))*"
-        tail = r"(?:\s+(?:of|in|on|from|for|along)(?:\s+(?!(?:i|we|that|which)\b)[a-z0-9^_()\[\]]+){1,3}?)?"
+        tail = (r"(?:\s+(?:of|in|on|from|for|along)(?:\s+(?!(?:i|we|that|which)\b)[a-z0-9^_()\[\]]+){1,3}?"
+                r"|\s+(?:value|values|number|entry|sign|equation|rate|probability))?")  # "of M", "resistor's value"
         pattern = (f"{det}{_FEW_WORDS}\\s+{noun.format(1)}{tail}\\s+{_LACK}"
                    f"|{det}\\s+{_LACK_WORD}(?:\\s+(?:only|one|single))?{_FEW_WORDS}\\s+{noun.format(2)}"
                    f"|(?<![a-z0-9])(?:that|this)(?:\\s+other)?\\s+{noun.format(3)}(?=\\s*(?:[?.,!]|$|please|for me|to me))")
