@@ -121,7 +121,8 @@ def ordinal_words(n: int) -> tuple[str, ...]:
     return (f"{n}{suffix}",)
 
 
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve")
 
 
 def plural(noun: str) -> str:
@@ -162,7 +163,7 @@ def reader_phrases(d: SlotDescription, layout: Layout) -> Iterator[tuple[str, st
                         for prep in ("of", "in"))
     for meaning in d.meanings:
         yield meaning, "meaning"
-        inverted = _QUESTION_ORDER.sub(r"\1 \3 \2 ", meaning)  # "how likely state 2 is to" -> "how likely is state 2 to"
+        inverted = _QUESTION_ORDER.sub(r"\1 \3 \2 ", meaning)  # "how likely state 2 is" -> "how likely is state 2"
         if inverted != meaning:
             yield inverted, "meaning"
 

@@ -68,9 +68,11 @@ EVERYTHING = re.compile(
     r"\b(?!\s+(?:the\s+)?(?:two|three|four|five|\d))|\byour (?:whole|entire|full) (?:view|list|set)\b")
 STRONG_ASK = re.compile(
     r"\?|\b(?:please|pls|(?:could|can|would|will) (?:you|u)|may i|(?:can|could) i (?:get|have|ask)|"
-    r"(?:tell|give|send|show|get) (?:me|us)|share|provide|what|(?<!,)(?<!, )(?<!\()which|how|whats|let me know|reveal|supply|"
+    r"(?:tell|give|send|show|get) (?:me|us)|share|provide|what|(?<!,)(?<!, )(?<!\()which|how|whats|let me know|"
+    r"reveal|supply|"
     r"asking|ask|request|requesting|i'?d like|i would like|looking for)\b")
-WEAK_ASK = re.compile(r"\b(?:needs?|requires?|depends on|hinges on|missing|not given|dont have|do not have|lack|lacking|undetermined|except|without|"
+WEAK_ASK = re.compile(r"\b(?:needs?|requires?|depends on|hinges on|missing|not given|dont have|do not have|lack|"
+                      r"lacking|undetermined|except|without|"
                       r"unknown|namely|want|value of|know the)\b")
 MISSING = WEAK_ASK
 STATEMENT = re.compile(
@@ -208,7 +210,7 @@ def _question_after_conclusion(clause: str) -> str:
     context."""
     for m in reversed(list(CONCLUSION.finditer(clause))):
         rest = clause[m.end():]
-        if STRONG_ASK.search(rest) and _indices(rest):
+        if STRONG_ASK.search(rest) and _indices(rest) and not STRONG_ASK.search(clause[:m.start()]):
             return rest
     return clause
 

@@ -223,7 +223,8 @@ def _candidate_groups(family: Family, hint: dict[str, Any]) -> tuple[tuple[str, 
         except (KeyError, TypeError, ValueError, IndexError):
             continue
         d = _description(family, alias, moved)
-        out.append((HINT, Name(HINT, slot, candidate=alias), _forms(aliases), None if d is None else _description_id(d)))
+        described = None if d is None else _description_id(d)
+        out.append((HINT, Name(HINT, slot, candidate=alias), _forms(aliases), described))
     return tuple(out)
 
 
@@ -282,7 +283,8 @@ def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
 
 def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
-    caches = (_ROLE_PATTERNS, _VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM, _DESCRIBED, _TABLES,
+    caches = (_ROLE_PATTERNS, _VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC,
+              _ALNUM, _DESCRIBED, _TABLES,
               _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES)
     for cache in caches:
         cache.clear()
@@ -526,7 +528,8 @@ _LACK = (r"(?:that\s+|which\s+)?(?:(?:i|we)\s+(?:still\s+)?(?:dont|do not|didnt|
          r"hadnt|had not)\s+(?:yet\s+)?(?:have|know|hold|see|get|got|been given)|(?:i|we)\s+(?:have|had|got)\s+no\b"
          r"(?:\s+(?:value|number|data|info))?(?:\s+for)?|(?:i|we)\s*(?:am|m|are|re)?\s+(?:still\s+)?missing|"
          r"(?:is|are|remains?)\s+(?:still\s+)?(?:missing|unknown|absent|unlisted|unspecified)|missing\s+(?:from|in)\s+"
-         r"(?:my|our|the)\s+\w+|(?:(?:is|are|was)\s+)?not\s+(?:in|on|among|part of)\s+(?:my|our)\s+\w+|(?:is\s+|was\s+)?not\s+"
+         r"(?:my|our|the)\s+\w+|(?:(?:is|are|was)\s+)?not\s+(?:in|on|among|part of)\s+(?:my|our)\s+\w+|"
+         r"(?:is\s+|was\s+)?not\s+"
          r"(?:listed|given|provided|known)(?:\s+to\s+(?:me|us))?|(?:i|we)\s+(?:was|were)\s+not\s+(?:given|told)|"
          r"(?:i|we)\s+lack|(?:is|are)\s+neither\s+given|(?:that\s+|which\s+)?(?:only\s+)?you\s+(?:hold|have))")
 _LACK_WORD = r"(?:remaining|missing|unknown|other|outstanding|absent|unlisted|lacking|unspecified|unprovided)"
@@ -547,7 +550,8 @@ def role_pattern(nouns: tuple[str, ...]) -> re.Pattern[str] | None:
                 r"|\s+(?:value|values|number|entry|sign|equation|rate|probability))?")  # "of M", "resistor's value"
         pattern = (f"{det}{_FEW_WORDS}\\s+{noun.format(1)}{tail}\\s+{_LACK}"
                    f"|{det}\\s+{_LACK_WORD}(?:\\s+(?:only|one|single))?{_FEW_WORDS}\\s+{noun.format(2)}"
-                   f"|(?<![a-z0-9])(?:that|this)(?:\\s+other)?\\s+{noun.format(3)}(?=\\s*(?:[?.,!]|$|please|for me|to me))")
+                   f"|(?<![a-z0-9])(?:that|this)(?:\\s+other)?\\s+{noun.format(3)}"
+                   r"(?=\s*(?:[?.,!]|$|please|for me|to me))")
         found = _ROLE_PATTERNS[nouns] = re.compile(pattern)
     return found
 
@@ -624,7 +628,7 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
             continue
         length = best.get(start, 0)
         extra = described.get(start)
-        if extra is not None and extra[0] > length:
+        if extra is not None and extra[0] > length and not _cut_through(best, start, start + extra[0]):
             length = extra[0]
             form = text[start:start + length]
             slot, via = extra[1]
@@ -634,9 +638,11 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
                 name = Name(HINT, lexicon.candidates[slot].slot, via, candidate=slot)
             else:
                 name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
-        else:
+        elif length:
             form = text[start:start + length]
             name = names[form]
+        else:  # only a described phrase started here, and it would cut a name in two
+            continue
         end = at = start + length
         before = bisect_left(starts, end) - 1  # the last linear form starting before this name ends
         if before >= 0 and mentions[before].end > start:
@@ -646,6 +652,12 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
     if lexicon.described is not None and lexicon.described.at and _RELATION_WORD.search(text):
         mentions = [_related(text, m, lexicon) for m in mentions]
     return mentions
+
+
+def _cut_through(best: dict[int, int], start: int, end: int) -> bool:
+    """Whether a family name starts inside ``start:end`` and runs past it: a described phrase ("the sign") never
+    cuts a name ("sign bit of x0") in two."""
+    return any(s + best[s] > end for s in range(start + 1, end) if s in best)
 
 
 # "the term right after a(0)", "the entry directly below m00", "the equation that comes right after Equation (2)"
