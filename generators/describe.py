@@ -54,7 +54,7 @@ class SlotDescription:
     entity: str
     indices: tuple[int, ...] = ()
     axes: tuple[str, ...] = ("",)
-    base: int = 1
+    base: int | None = 1  # None: the indices are labels (x = -2, 0, 3), counted only among the others
     owner: str = ""
     attribute: str = ""
     unit: str = ""
@@ -90,7 +90,7 @@ class Layout:
             for axis, index in enumerate(d.indices):
                 found.setdefault((d.entity, d.owner, axis), set()).add(index)
                 if axis < len(d.extent):  # a 3x3 grid of which the facts name three cells
-                    found[(d.entity, d.owner, axis)].update(range(d.base, d.base + d.extent[axis]))
+                    found[(d.entity, d.owner, axis)].update(range(d.base or 0, (d.base or 0) + d.extent[axis]))
         positions = {key: tuple(sorted(indices)) for key, indices in found.items()}
         return Layout({key: (p[0], p[-1]) for key, p in positions.items()}, positions)
 
@@ -104,7 +104,7 @@ class Layout:
         evaluation points" is x = 1 when they are -2, -1, 0, 1, 3), or from ``base`` when it stands alone."""
         k = d.indices[axis]
         here = self.positions.get((d.entity, d.owner, axis), ())
-        return here.index(k) + 1 if len(here) > 1 and k in here else k - d.base + 1
+        return here.index(k) + 1 if len(here) > 1 and k in here else k - (d.base if d.base is not None else k) + 1
 
     def count(self, d: SlotDescription, axis: int) -> int:
         return len(self.positions.get((d.entity, d.owner, axis), ()))
@@ -179,8 +179,9 @@ def _one_axis(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
     here = layout.positions.get((d.entity, d.owner, 0), ())
     for noun in (d.entity, *d.synonyms):
         head = f"{noun} {axis}".strip()
-        out += [(m.format(e=head, k=k), "index") for m in INDEX_MARKERS]
-        out += [(f"the {word} {noun}", "ordinal") for word in ordinal_words(k - d.base + 1)]
+        if d.base is not None:
+            out += [(m.format(e=head, k=k), "index") for m in INDEX_MARKERS]
+            out += [(f"the {word} {noun}", "ordinal") for word in ordinal_words(k - d.base + 1)]
         if n > 1:  # counted among the others: "the fourth of the five evaluation points"
             out += [(phrase, "ordinal") for word in ordinal_words(rank) for phrase in _of_the_n(word, noun, n)]
         low, high = layout.extents.get((d.entity, d.owner, 0), (k, k))
@@ -203,7 +204,7 @@ def _axis_words(d: SlotDescription, layout: Layout, axis: int) -> list[tuple[str
     name = d.axes[axis] if axis < len(d.axes) else ""
     k = d.indices[axis]
     words = [(f"{name} {k}", "index")]
-    words += [(f"{w} {name}", "ordinal") for w in ordinal_words(k - d.base + 1)]
+    words += [(f"{w} {name}", "ordinal") for w in ordinal_words(k - (d.base if d.base is not None else k) + 1)]
     low, high = layout.extents.get((d.entity, d.owner, axis), (k, k))
     ends = {"row": (("top", "first", "upper"), ("bottom", "last", "lower")),
             "column": (("leftmost", "first", "left"), ("rightmost", "last", "right"))}.get(name)

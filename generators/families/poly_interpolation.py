@@ -243,8 +243,10 @@ class PolyInterpolation(Family):
             meanings += ["the constant term of p", "the constant term", "the constant coefficient",
                          "the constant term of the polynomial", "the y intercept", "the intercept of p",
                          "the value at the origin", "the value at zero"]
-        return SlotDescription("value", (), kind="point", attribute=f"p({x})", meanings=tuple(meanings),
-                               synonyms=("data point", "sample", "evaluation", "interpolation point"))
+        # x is a label, not a position: "the last of the four evaluation points" counts among the others
+        return SlotDescription("value", (x,), base=None, kind="point", attribute=f"p({x})", meanings=tuple(meanings),
+                               synonyms=("data point", "sample", "evaluation", "interpolation point", "evaluation point",
+                                         "sample point", "sample value"))
 
 
 FAMILY = PolyInterpolation()

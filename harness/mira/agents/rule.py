@@ -81,7 +81,8 @@ STATEMENT = re.compile(
     r"^(?:my|our) (?:constraints|facts|data|view)\b|^(?:thanks|thank you|hi|hello|hey|ok|okay|great|sure)\b")
 LEADING_CONTEXT = re.compile(
     r"^\s*(?:(?:in order )?to (?!me\b|you\b)[a-z]+|so that|since|because|"
-    r"as|given(?: that)?|using|with|knowing|once|now that|for (?:the|this|my))\b"
+    r"as|given(?: that)?|using|with|knowing|once|now that|for (?:the|this|my)|of (?:the|these|those|all)|among|"
+    r"out of)\b"
     r"(?:(?:[^,]|,(?=\s*(?:[\ue000-\ue0ff]|and\b)))*,(?!\s*(?:[\ue000-\ue0ff]|and\b))|.*?(?=\b(?:i|we|you|could|can|would|please|what|whats|"
     r"tell me|give me|may|so)\b))")
 TRAILING_CONTEXT = re.compile(
