@@ -245,8 +245,8 @@ class PolyInterpolation(Family):
                          "the value at the origin", "the value at zero"]
         # x is a label, not a position: "the last of the four evaluation points" counts among the others
         return SlotDescription("value", (x,), base=None, kind="point", attribute=f"p({x})", meanings=tuple(meanings),
-                               synonyms=("data point", "sample", "evaluation", "interpolation point", "evaluation point",
-                                         "sample point", "sample value"))
+                               synonyms=("data point", "sample", "evaluation", "interpolation point",
+                                         "evaluation point", "sample point", "sample value"))
 
 
 FAMILY = PolyInterpolation()
