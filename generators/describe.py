@@ -156,11 +156,7 @@ def reader_phrases(d: SlotDescription, layout: Layout) -> Iterator[tuple[str, st
     if len(d.indices) == 1:
         yield from _one_axis(d, layout)
     elif len(d.indices) == 2:
-        phrases = _two_axes(d, layout)
-        yield from phrases
-        if d.owner and " " not in d.owner:  # "the last entry of the last row of E" is E's, whatever P's says
-            yield from ((f"{p} {prep} {d.owner}", how) for p, how in phrases if not p.startswith("the ")
-                        for prep in ("of", "in"))
+        yield from _two_axes(d, layout)
     for meaning in d.meanings:
         yield meaning, "meaning"
         inverted = _QUESTION_ORDER.sub(r"\1 \3 \2 ", meaning)  # "how likely state 2 is" -> "how likely is state 2"
@@ -242,17 +238,21 @@ def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
                 out += [(f"the {v}-{h} {noun}", "position"), (f"the {v} {h} {noun}", "position")]
     # the column's word before the noun and the row after it: "the middle cell of the bottom row", "the first
     # entry of the second row", "the last entry in row 2"; the owner between: "the bottom row of M, second column"
+    # (kept few: every phrase here is built for every cell of every matrix of a run)
+    owner = f" of {d.owner}" if d.owner and " " not in d.owner else ""  # "... of E" is E's, whatever P's says
+    nouns = tuple(dict.fromkeys((d.entity, "entry" if d.owner else (d.synonyms or (d.entity,))[0])))
     for a, how_a in rows:
         for b, how_b in cols:
             how = "position" if "position" in (how_a, how_b) else "ordinal" if "ordinal" in (how_a, how_b) \
                 else "index"
             position = b.rsplit(" ", 1)[0]
-            for noun in _nouns(d):
-                if how_b != "index":
-                    out += [(f"{position} {noun} {prep} {the}{a}", how) for prep in ("of", "in", "on")
-                            for the in ("the ", "")]
-                if d.owner:
-                    out += [(f"{a} of {d.owner}, {b}", how), (f"{a} of {d.owner} and {b}", how)]
+            if how_b != "index" and not position[:1].isdigit():
+                for noun in nouns:
+                    out += [(f"{position} {noun} {prep} the {a}", how) for prep in ("of", "in")]
+                    if owner:
+                        out.append((f"{position} {noun} of the {a}{owner}", how))
+            if owner:
+                out.append((f"{a}{owner}, {b}", how))
     middle_rows = [w for w, _ in rows if w.split()[0] in ("middle", "center", "centre", "central")]
     middle_cols = [w for w, _ in cols if w.split()[0] in ("middle", "center", "centre", "central")]
     if middle_rows and middle_cols:  # the centre of an odd grid
