@@ -283,7 +283,7 @@ def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
 
 def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
-    caches = (_ROLE_PATTERNS, _VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC,
+    caches = (_VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC,
               _ALNUM, _DESCRIBED, _TABLES,
               _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES)
     for cache in caches:
@@ -483,7 +483,7 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
     slots = dict(described)
     at = {(d.entity, d.owner, d.indices): slot for slot, d in reversed(described) if d.indices}
     return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()},
-                     role_pattern(tuple(sorted(nouns))), nouns, slots, at, layout)
+                     role_pattern() if nouns else None, nouns, slots, at, layout)
 
 
 def _unique_nouns(described: tuple[tuple[str, SlotDescription], ...]) -> dict[str, tuple[str, str]]:
@@ -512,7 +512,7 @@ def _role_nouns(descriptions: tuple[SlotDescription, ...]) -> dict[str, str]:
     any fact (``ONE``)."""
     kinds: dict[str, list[str]] = {}
     for d in descriptions:
-        for noun in (d.group, d.entity, *d.synonyms, *([d.attribute] if d.attribute else [])):
+        for noun in (d.group, d.entity, *d.synonyms, *([d.attribute] if d.attribute.isalpha() else [])):
             head = noun.rsplit(" ", 1)[-1]
             for form in (noun, *([head] if head not in _VAGUE_NOUNS else [])):
                 form = alias_form(form)
@@ -533,30 +533,43 @@ _LACK = (r"(?:that\s+|which\s+)?(?:(?:i|we)\s+(?:still\s+)?(?:dont|do not|didnt|
          r"(?:listed|given|provided|known)(?:\s+to\s+(?:me|us))?|(?:i|we)\s+(?:was|were)\s+not\s+(?:given|told)|"
          r"(?:i|we)\s+lack|(?:is|are)\s+neither\s+given|(?:that\s+|which\s+)?(?:only\s+)?you\s+(?:hold|have))")
 _LACK_WORD = r"(?:remaining|missing|unknown|other|outstanding|absent|unlisted|lacking|unspecified|unprovided)"
-_FEW_WORDS = r"(?:\s+(?!(?:i|we|you|that|which|is|are|of)\b)[a-z0-9^_()\[\],+-]+){0,3}?"
 
 
-def role_pattern(nouns: tuple[str, ...]) -> re.Pattern[str] | None:
+_NOT_NOUN = r"(?!(?:i|we|you|that|which|is|are|was|do|does|did|of|in|on|from|for|not|have|has|am|im)\b)"
+_NOUN_PHRASE = r"(?P<n{}>(?:" + _NOT_NOUN + r"[a-z0-9]+\s+){{0,3}}?" + _NOT_NOUN + r"[a-z0-9]+)"
+
+
+def role_pattern() -> re.Pattern[str]:
     """Role phrases in free word order: "the NOUN ... I have no value for", "the only NOUN of M missing from
-    my list", "the remaining NOUN", "that NOUN?". Group ``n`` is the noun. Cached per noun set."""
-    if not nouns:
-        return None
-    found = _ROLE_PATTERNS.get(nouns)
-    if found is None:
-        alternatives = "|".join(re.escape(n) for n in sorted(nouns, key=len, reverse=True))
-        noun = "(?P<n{}>" + alternatives + r")(?:e?s)?(?![a-z0-9])"
+    my list", "the remaining NOUN", "that NOUN?". Groups ``n1``..``n3`` hold the noun phrase, whose last words
+    must be a noun of the instance (``_role_kinds``). One regex for every instance, compiled once."""
+    global _ROLE_PATTERN
+    if _ROLE_PATTERN is None:
         det = r"(?<![a-z0-9])(?:the|which|what|whats|that|this)(?:\s+(?:only|one|single|sole|lone|last|very))*"
         tail = (r"(?:\s+(?:of|in|on|from|for|along)(?:\s+(?!(?:i|we|that|which)\b)[a-z0-9^_()\[\]]+){1,3}?"
                 r"|\s+(?:value|values|number|entry|sign|equation|rate|probability))?")  # "of M", "resistor's value"
-        pattern = (f"{det}{_FEW_WORDS}\\s+{noun.format(1)}{tail}\\s+{_LACK}"
-                   f"|{det}\\s+{_LACK_WORD}(?:\\s+(?:only|one|single))?{_FEW_WORDS}\\s+{noun.format(2)}"
-                   f"|(?<![a-z0-9])(?:that|this)(?:\\s+other)?\\s+{noun.format(3)}"
+        pattern = (f"{det}\\s+{_NOUN_PHRASE.format(1)}{tail}\\s+{_LACK}"
+                   f"|{det}\\s+{_LACK_WORD}(?:\\s+(?:only|one|single))?\\s+{_NOUN_PHRASE.format(2)}(?![a-z0-9])"
+                   f"|(?<![a-z0-9])(?:that|this)(?:\\s+other)?\\s+{_NOUN_PHRASE.format(3)}"
                    r"(?=\s*(?:[?.,!]|$|please|for me|to me))")
-        found = _ROLE_PATTERNS[nouns] = re.compile(pattern)
-    return found
+        _ROLE_PATTERN = re.compile(pattern)
+    return _ROLE_PATTERN
 
 
-_ROLE_PATTERNS: dict[tuple[str, ...], re.Pattern[str]] = {}
+def _role_kinds(phrase: str, nouns: dict[str, str]) -> str | None:
+    """The kinds named by the longest tail of ``phrase`` ("one measured sample") that is a noun here, singular
+    or plural."""
+    words = phrase.split()
+    for n in range(min(3, len(words)), 0, -1):
+        tail = " ".join(words[-n:])
+        for form in (tail, tail[:-1] if tail.endswith("s") else "", tail[:-2] if tail.endswith("es") else ""):
+            if form and form in nouns:
+                return nouns[form]
+    return None
+
+
+_ROLE_PATTERN: re.Pattern[str] | None = None
+
 
 
 def _role_forms(descriptions: tuple[SlotDescription, ...]) -> list[tuple[str, int]]:
@@ -722,9 +735,9 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
     out: dict[int, tuple[int, tuple[str, str]]] = {}
     if table.roles is not None and _ROLE_HINT.search(text):
         for m in table.roles.finditer(text):
-            noun = m.group(m.lastgroup or 0)
-            kinds = table.role_nouns.get(noun) or table.role_nouns.get(noun.rstrip("s"), ONE)
-            out.setdefault(m.start(), (m.end() - m.start(), (ROLE + kinds, "")))
+            kinds = _role_kinds(m.group(m.lastgroup or 0), table.role_nouns)
+            if kinds is not None:
+                out.setdefault(m.start(), (m.end() - m.start(), (ROLE + kinds, "")))
     if table.by_first_word.keys().isdisjoint(_WORDS.findall(text)):  # the usual case, decided in C
         return out
     for word in _WORDS.finditer(text):
