@@ -143,8 +143,7 @@ def _of_the_n(word: str, noun: str, n: int) -> list[str]:
     """"the last of the three unknowns", "the fourth of the 5 evaluation points", "the last of the unknowns"."""
     many = plural(noun)
     counts = [str(n)] + ([NUMBER_WORDS[n]] if n < len(NUMBER_WORDS) else [])
-    return [f"the {word} of the {many}", *(f"the {word} of the {c} {many}" for c in counts),
-            *(f"the {word} of {c} {many}" for c in counts), f"the {word} of my {many}"]
+    return [f"the {word} of the {many}", *(f"the {word} of the {c} {many}" for c in counts)]
 
 
 def reader_phrases(d: SlotDescription, layout: Layout) -> Iterator[tuple[str, str]]:
@@ -179,7 +178,7 @@ def _one_axis(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
             out += [(m.format(e=head, k=k), "index") for m in INDEX_MARKERS]
             out += [(f"the {word} {noun}", "ordinal") for word in ordinal_words(k - d.base + 1)]
         if n > 1:  # counted among the others: "the fourth of the five evaluation points"
-            out += [(phrase, "ordinal") for word in ordinal_words(rank) for phrase in _of_the_n(word, noun, n)]
+            out += [(phrase, "ordinal") for phrase in _of_the_n(ordinal_words(rank)[0], noun, n)]
         low, high = layout.extents.get((d.entity, d.owner, 0), (k, k))
         if high > low:
             if k == low:
