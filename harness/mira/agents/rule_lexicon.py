@@ -510,7 +510,7 @@ def _unique_nouns(described: tuple[tuple[str, SlotDescription], ...]) -> dict[st
         if len(slots) == 1 and noun and noun.rsplit(" ", 1)[-1] not in _VAGUE_NOUNS:
             slot = next(iter(slots))
             d = dict(described)[slot]
-            out[f"the {noun}"] = (slot, f"unique: the only {noun} here, {d.summary()}")
+            out[_alias_form(f"the {noun}")] = (slot, f"unique: the only {noun} here, {d.summary()}")
     return out
 
 
@@ -728,7 +728,9 @@ def _related(text: str, m: Mention, lexicon: Lexicon) -> Mention:
 _QUALIFIED = re.compile(r"\s*(?:of|in|for|at|between|from|on)\b")
 _ROLE_HINT = re.compile(r"\b(?:dont|do not|didnt|did not|havent|have not|have no|had no|missing|not in|not on|"
                        r"not among|not part|not listed|not given|not provided|not known|not told|lack|neither|you hold|"
-                       r"you have|remaining|unknown|other|outstanding|absent|unlisted|unspecified|that|this)\b")
+                       r"you have|remaining|unknown|other|outstanding|absent|unlisted|unspecified)\b|"
+                       r"\b(?:that|this)(?: other)? [a-z0-9]+"
+                       r"(?: [a-z0-9]+)?\s*(?:[?.,!]|$|please|for me|to me)")
 
 
 def _role_name(lexicon: Lexicon, kinds: str) -> Name:
@@ -764,8 +766,9 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
                 continue
             form = text[start:start + length]
             entry = table.forms.get(form)
-            if entry is not None and entry[1].startswith("unique:") and _QUALIFIED.match(text, start + length):
-                continue  # "the sign of x0" is x0's sign, whatever "the sign" alone would name
+            if entry is not None and entry[1].startswith("unique:") and (
+                    text[max(0, start - 4):start] != "the " or _QUALIFIED.match(text, start + length)):
+                continue  # only "the sign" alone: "the sign of x0" is x0's sign, "sign(x9)" another's
             if entry is not None and form not in lexicon.names:
                 end = start + length
                 if not form[-1].isalnum() or end == len(text) or text[end] not in _WORD:
