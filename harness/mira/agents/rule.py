@@ -50,6 +50,7 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
     Mention,
     build_lexicon,
     find_mentions,
+    loose_meaning,
     slot_names,
 )
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
@@ -184,7 +185,12 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
         context -= set(kept)
         unnamed.extend(extra)
     aside = [mentions[i] for i in sorted(context) if mentions[i].name.kind not in (HINT, PART)]
-    return _decide(asked, unnamed, aside)
+    judgement = _decide(asked, unnamed, aside)
+    if judgement.rule == "nothing_named" and lexicon.described is not None:
+        loose = loose_meaning(" ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c)), lexicon)
+        if loose is not None:
+            return _decide([loose], [], aside)
+    return judgement
 
 
 def _asking_clauses(clauses: list[str]) -> tuple[list[str], bool]:

@@ -800,3 +800,77 @@ def _linear_form(expr: str) -> dict[str, int] | None:
         value = int(digits) if digits else 1
         out[var] = out.get(var, 0) + (-value if sign == "-" else value)
     return {k: v for k, v in out.items() if v}
+
+
+# ------------------------------------------------------------------------------------ meanings, loosely
+# A meaning reworded ("How likely is the chain to stay put in state 0", "jumps from state 0 straight to state 3")
+# is still recognisable by its numbered words ("state0", "state3", "x=3") in order and one of its content words.
+# Tried only when a request names nothing else, so it can only turn a "nothing named" into a reading.
+_ANCHOR = re.compile(r"(?<![a-z0-9])[a-z]+=?-?\d+(?![a-z0-9])")
+_CONTENT = re.compile(r"[a-z]{4,}")
+_STOP = frozenset(("what", "which", "that", "this", "with", "from", "into", "when", "have", "does", "value", "the",
+                   "probability", "chance", "state", "symbol", "equal", "equals"))
+
+
+def _meaning_signatures(table: Described) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:
+    found = _SIGNATURES.get(id(table))
+    if found is None or found[0] is not table:
+        signatures = {}
+        for form, (slot, via) in table.forms.items():
+            if not via.startswith("meaning"):
+                continue
+            anchors = tuple(_ANCHOR.findall(form))
+            content = frozenset(w for w in _CONTENT.findall(_ANCHOR.sub(" ", form)) if w not in _STOP)
+            if anchors and content:
+                key = (slot, anchors)
+                signatures[key] = signatures.get(key, frozenset()) | content
+        found = _SIGNATURES[id(table)] = (table, [(slot, anchors, content) for (slot, anchors), content
+                                                  in sorted(signatures.items())])
+        if len(_SIGNATURES) > _CACHE_SIZE:
+            _SIGNATURES.clear()
+    return found[1]
+
+
+_SIGNATURES: dict[int, tuple[Described, list[tuple[str, tuple[str, ...], frozenset[str]]]]] = {}
+
+
+def _in_order(anchors: tuple[str, ...], tokens: list[str]) -> bool:
+    at = 0
+    for anchor in anchors:
+        try:
+            at = tokens.index(anchor, at) + 1
+        except ValueError:
+            return False
+    return True
+
+
+def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
+    """The one slot whose meaning's numbered words all occur in ``text`` in order, with one of its content
+    words (the stem of at least four letters), preferring the meaning with most numbered words; None if none
+    or several fit."""
+    table = lexicon.described
+    if table is None:
+        return None
+    tokens = _ANCHOR.findall(text)
+    if not tokens:
+        return None
+    words = _CONTENT.findall(text)
+    stems = {w[:4] for w in words}
+    fits: dict[str, int] = {}
+    for slot, anchors, content in _meaning_signatures(table):
+        if len(anchors) >= fits.get(slot, 0) and _in_order(anchors, tokens) and any(c[:4] in stems for c in content):
+            fits[slot] = len(anchors)
+    if not fits:
+        return None
+    best = max(fits.values())
+    slots = [slot for slot, n in fits.items() if n == best]
+    if len(slots) != 1:
+        return None
+    slot = slots[0]
+    via = f"meaning, loosely: {' '.join(a for a in tokens)} ({table.slots[slot].summary()})" if slot in table.slots \
+        else "meaning, loosely"
+    if slot in lexicon.candidates:
+        name = Name(HINT, lexicon.candidates[slot].slot, via, candidate=slot)
+    else:
+        name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
+    return Mention(0, 0, " ".join(tokens), name)
