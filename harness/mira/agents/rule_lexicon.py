@@ -812,6 +812,10 @@ _STOP = frozenset(("what", "which", "that", "this", "with", "from", "into", "whe
                    "probability", "chance", "state", "symbol", "equal", "equals"))
 
 
+_PLURAL_ASK = re.compile(r"\b(?:probabilities|rates|entries|values|numbers|coefficients|equations|samples|terms|"
+                         r"weights|cells|transitions|emissions|moments|sums|signs|correlations|all|both|every)\b")
+
+
 def _meaning_signatures(table: Described) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:
     found = _SIGNATURES.get(id(table))
     if found is None or found[0] is not table:
@@ -852,7 +856,7 @@ def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
     if table is None:
         return None
     tokens = _ANCHOR.findall(text)
-    if not tokens:
+    if not tokens or _PLURAL_ASK.search(text):  # "the transition probabilities out of state 1" asks for several
         return None
     words = _CONTENT.findall(text)
     stems = {w[:4] for w in words}
