@@ -563,7 +563,10 @@ def role_pattern() -> re.Pattern[str]:
         pattern = (f"{det}\\s+{_NOUN_PHRASE.format(1)}{tail}\\s+{_LACK}"
                    f"|{det}\\s+{_LACK_WORD}(?:\\s+(?:only|one|single))?\\s+{_NOUN_PHRASE.format(2)}(?![a-z0-9])"
                    f"|(?<![a-z0-9])(?:that|this)(?:\\s+other)?\\s+{_NOUN_PHRASE.format(3)}"
-                   r"(?=\s*(?:[?.,!]|$|please|for me|to me))")
+                   r"(?=\s*(?:[?.,!]|$|please|for me|to me))"
+                   # "which congruence does x satisfy apart from the ones modulo 13 and modulo 5": to the clause's end
+                   f"|(?<![a-z0-9])(?:which|what)\\s+{_NOUN_PHRASE.format(4)}\\s+(?:do|does|did|is|are|else)\\b[^?.;]{{0,40}}?"
+                   r"\b(?:apart from|other than|besides|except|in addition to)\b[^?.;!]*")
         _ROLE_PATTERN = re.compile(pattern)
     return _ROLE_PATTERN
 
@@ -728,7 +731,8 @@ def _related(text: str, m: Mention, lexicon: Lexicon) -> Mention:
 _QUALIFIED = re.compile(r"\s*(?:of|in|for|at|between|from|on)\b")
 _ROLE_HINT = re.compile(r"\b(?:dont|do not|didnt|did not|havent|have not|have no|had no|missing|not in|not on|"
                        r"not among|not part|not listed|not given|not provided|not known|not told|lack|neither|you hold|"
-                       r"you have|remaining|unknown|other|outstanding|absent|unlisted|unspecified)\b|"
+                       r"you have|remaining|unknown|other|outstanding|absent|unlisted|unspecified|apart from|besides|"
+                       r"except)\b|"
                        r"\b(?:that|this)(?: other)? [a-z0-9]+"
                        r"(?: [a-z0-9]+)?\s*(?:[?.,!]|$|please|for me|to me)")
 
