@@ -288,8 +288,8 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     rest = clause
     if is_hint:
         spans = _descriptions_after_hint(clause, is_hint)
-        for start, end in spans:
-            dropped |= set(_indices(clause[start:end])) - is_hint
+        for start, end in spans:  # a candidate B's fact settles, named in an explanation, is context too
+            dropped |= set(_indices(clause[start:end])) - {i for i in is_hint if not mentions[i].name.candidate}
         rest = "".join(clause[a:b] for a, b in _complement(spans, len(clause)))
         for run in FORMULA_RUN.finditer(clause):
             run_ids = _indices(run.group())

@@ -171,7 +171,12 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
     hint_description = _cached(_SLOTS, (family.name, _freeze(hint["constraint"])),
                                lambda: _slot_forms(family, hint["constraint"]))[2]
-    candidates = _cached(_CANDIDATES, (family.name, _freeze(hint)), lambda: _candidate_groups(family, hint))
+    held = {slot for agent in ("A", "B") for c in views[agent]["constraints_machine"]
+            for slot in [_cached(_SLOTS, (family.name, _freeze(c)), lambda c=c: _slot_forms(family, c))[0]] if slot}
+    counting = tuple(s for s in (instance.get("verifier") or {}).get("candidate_slots") or ()
+                     if isinstance(s, str) and s not in held)
+    candidates = _cached(_CANDIDATES, (family.name, _freeze(hint), counting),
+                         lambda: _candidate_groups(family, hint, counting))
     groups: list[tuple[str, Any, int, int | None]] = [
         *candidates, (HINT, hint["slot"], hint_forms, hint_description), (PART, hint["slot"], vocab["parts"], None)]
     for agent, kind in (("A", KNOWN), ("B", OTHER)):
@@ -201,19 +206,22 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
                                                    role_names=shape.role_names))
 
 
-def _candidate_groups(family: Family, hint: dict[str, Any]) -> tuple[tuple[str, Name, int, int | None], ...]:
-    """The other slots B's one fact settles (issue 24: tomography's ``settles``, markov's ``row_partner``), as
-    name groups of the hint marked with the candidate: a request for one of them asks for the hint, a request
-    for two of them (or for one and the hint) asks two things. Found generically: a hint alias that is the slot
-    name (``family.slot_name``) of the hint's constraint moved to that alias's numbers; it is described as that
-    moved constraint."""
+def _candidate_groups(family: Family, hint: dict[str, Any],
+                      counting: tuple[str, ...] = ()) -> tuple[tuple[str, Name, int, int | None], ...]:
+    """The other slots B's one fact settles (issue 24: where several slots would each complete A's facts, B's
+    one fact names them all), as name groups of the hint marked with the candidate: a request for one of them
+    asks for the hint, a request for two of them (or for one and the hint) asks two things. Found generically:
+    a hint alias (tomography's ``settles``, markov's ``row_partner``) or one of the instance's counting slots
+    (``verifier.candidate_slots``, those neither A nor B holds: the separator's a when B holds c, phase's other
+    signs) that is the slot name (``family.slot_name``) of the hint's constraint moved to it; it is described
+    as that moved constraint."""
     slot, constraint = hint["slot"], hint["constraint"]
     try:
         own = set(family.slot_aliases(slot, {}))  # rho(1,0) is rho(0,1)
     except (KeyError, TypeError, ValueError, IndexError):
         return ()
     out = []
-    for alias in dict.fromkeys(a for a in hint.get("request_aliases", ())
+    for alias in dict.fromkeys(a for a in (*hint.get("request_aliases", ()), *counting)
                                if isinstance(a, str) and a != slot and a not in own):
         moved = _moved(constraint, slot, alias)
         try:
@@ -235,6 +243,9 @@ def _moved(constraint: dict[str, Any], slot: str, other: str) -> dict[str, Any]:
     """The hint's constraint moved to the slot ``other`` of the same kind, for describing it: the integer
     fields that spell the hint slot's numbers, in order (``cell(0,1)``: row 0, col 1), take ``other``'s."""
     ours, theirs = [int(x) for x in _INT.findall(slot)], [int(x) for x in _INT.findall(other)]
+    if not ours and not theirs:  # a slot named by a field ("c": var c -> var a)
+        named = [k for k, v in constraint.items() if v == slot]
+        return {**constraint, named[0]: other} if len(named) == 1 else {}
     if len(ours) != len(theirs) or not ours:
         return {}
     moved, fields = dict(constraint), [k for k, v in constraint.items() if type(v) is int]
@@ -669,6 +680,8 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
         elif length:
             form = text[start:start + length]
             name = names[form]
+            if form == "a" and _ARTICLE_USE.match(text, start + 1):
+                continue  # "give me a hint": the article, not the unknown a
         else:  # only a described phrase started here, and it would cut a name in two
             continue
         end = at = start + length
@@ -680,6 +693,10 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
     if lexicon.described is not None and lexicon.described.at and _RELATION_WORD.search(text):
         mentions = [_related(text, m, lexicon) for m in mentions]
     return mentions
+
+
+_ARTICLE_USE = re.compile(r" (?!(?:is|if|and|or|equal|equals|mod|when|plus|minus|times|as|to|in|of|for|b|c)\b)"
+                          r"[a-z]{2,}")
 
 
 def _cut_through(best: dict[int, int], start: int, end: int) -> bool:
