@@ -577,7 +577,14 @@ def role_pattern() -> re.Pattern[str]:
                    r"(?=\s*(?:[?.,!]|$|please|for me|to me))"
                    # "which congruence does x satisfy apart from the ones modulo 13 and modulo 5": to the clause's end
                    f"|(?<![a-z0-9])(?:which|what)\\s+{_NOUN_PHRASE.format(4)}\\s+(?:do|does|did|is|are|else)\\b[^?.;]{{0,40}}?"
-                   r"\b(?:apart from|other than|besides|except|in addition to)\b[^?.;!]*")
+                   r"\b(?:apart from|other than|besides|except|in addition to)\b[^?.;!]*"
+                   # "the resistor that sits in series with R6", "which line crosses L1 at P": described by what it
+                   # does among the others (B's only fact of the kind; else ambiguous)
+                   f"|(?<![a-z0-9])(?:the|which)\\s+{_NOUN_PHRASE.format(5)}\\s+(?:that|which|who)\\s+"
+                   r"(?!(?:i|we|you|is not|isnt|are not|was not)\b)(?:has|have|sits|lies|connects|crosses|meets|"
+                   r"intersects|passes|goes|contains|appears|belongs|comes)\b[^?.;!]*"
+                   f"|(?<![a-z0-9])which\\s+{_NOUN_PHRASE.format(6)}\\s+(?:crosses|meets|intersects|passes|connects|"
+                   r"contains|sits|lies)\b[^?.;!]*")
         _ROLE_PATTERN = re.compile(pattern)
     return _ROLE_PATTERN
 
@@ -749,7 +756,7 @@ _QUALIFIED = re.compile(r"\s*(?:of|in|for|at|between|from|on)\b")
 _ROLE_HINT = re.compile(r"\b(?:dont|do not|didnt|did not|havent|have not|have no|had no|missing|not in|not on|"
                        r"not among|not part|not listed|not given|not provided|not known|not told|lack|neither|you hold|"
                        r"you have|remaining|unknown|other|outstanding|absent|unlisted|unspecified|apart from|besides|"
-                       r"except)\b|"
+                       r"except|crosses|meets|intersects|passes|connects|contains|sits|lies|has|appears|belongs)\b|"
                        r"\b(?:that|this)(?: other)? [a-z0-9]+"
                        r"(?: [a-z0-9]+)?\s*(?:[?.,!]|$|please|for me|to me)")
 
