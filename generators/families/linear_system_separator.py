@@ -44,7 +44,8 @@ class LinearSystemSeparator(BoxFamily):
             for i, (row, r) in enumerate(zip(z["rows"], z["rhs"], strict=True))
         ]
         domain = with_statement({"type": "domain", "integer": True, "lower": -bound, "upper": bound}, self.domain_text)
-        hint = {"type": "value", "var": "c", "value": z["solution"]["c"]}
+        settles = [v for v in self.candidate_slots([*eqs, domain]) if v != "c"]
+        hint = {"type": "value", "var": "c", "value": z["solution"]["c"], "settles": settles}
         notice = missing_slot_note(
             "c", "c is the separator variable: once the value of c is known, the two equations determine a and b "
             "uniquely."
@@ -65,7 +66,10 @@ class LinearSystemSeparator(BoxFamily):
             case "lin_eq":
                 return f"Equation {c['name'][2:]}: {lin_text(c['coeffs'], c['rhs'])}"
             case "value":
-                return f"{c['var']} = {c['value']}"
+                text = f"{c['var']} = {c['value']}"
+                if c.get("settles"):
+                    text += f" (with the two equations, this also settles {' and '.join(c['settles'])})"
+                return text
             case "domain":
                 return c["statement"] if is_slot_notice(c) else self.domain_text(c)
         raise ValueError(f"unknown constraint type {c['type']!r}")
@@ -96,6 +100,8 @@ class LinearSystemSeparator(BoxFamily):
         return None
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        if slot in VARS and hint.get("type") == "value" and hint.get("settles"):  # c settles the other candidates
+            return [alias for var in [slot, *hint["settles"]] for alias in self.slot_aliases(var, {})]
         if slot in VARS:
             names = [f"the value of {slot}", slot, f"{slot} = ?", f"the exact value of {slot}", f"the unknown {slot}"]
             if slot == "c":

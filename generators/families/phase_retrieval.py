@@ -107,6 +107,14 @@ def sign_text(s: int) -> str:
     return "+1" if s > 0 else "-1"
 
 
+def _signs_of(slots: list[str]) -> str:
+    """``["sign(x2)", "sign(x3)"]`` -> "the signs of x2 and x3" (never their values)."""
+    names = [slot[len("sign("):-1] for slot in slots]
+    if len(names) == 1:
+        return f"the sign of {names[0]}"
+    return f"the signs of {', '.join(names[:-1])} and {names[-1]}"
+
+
 class PhaseRetrieval(Family):
     name = "phase_retrieval"
     prefix = "pha"
@@ -121,7 +129,6 @@ class PhaseRetrieval(Family):
     def views(self, z: dict[str, Any]) -> Views:
         x, bound = tuple(z["x"]), z["bound"]
         mags = {"type": "fft_mag_sq", "values": list(magnitudes(x))}
-        sign = {"type": "sign", "index": 0, "sign": 1 if x[0] > 0 else -1}
         convention = {
             "type": "domain",
             "statement": "X_k = x0 + x1·(-i)^k + x2·(-i)^(2k) + x3·(-i)^(3k) (k = 0, 1, 2, 3) is the length-4 "
@@ -134,6 +141,8 @@ class PhaseRetrieval(Family):
             "bound": bound,
             "nonzero": ["x0"],
         }
+        settles = [slot for slot in self.candidate_slots([mags, convention, box]) if slot != "sign(x0)"]
+        sign = {"type": "sign", "index": 0, "sign": 1 if x[0] > 0 else -1, "settles": settles}
         notice = missing_slot_note("sign(x0)", "The sign of x0, sign(x0) = +1 or -1, is not given to you; your partner "
                                    "knows it.")
         return Views(
@@ -202,12 +211,17 @@ class PhaseRetrieval(Family):
                     f"|X_{k}|^2 = {v}" for k, v in enumerate(c["values"])
                 )
             case "sign":
-                return f"sign(x{c['index']}) = {sign_text(c['sign'])}"
+                text = f"sign(x{c['index']}) = {sign_text(c['sign'])}"
+                if c.get("settles"):
+                    text += f" (with the squared DFT magnitudes, this also settles {_signs_of(c['settles'])})"
+                return text
             case "domain":
                 return c["statement"]
         raise ValueError(f"unknown constraint type {c['type']!r}")
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        if hint.get("type") == "sign" and hint.get("settles"):  # B's sign settles every candidate sign
+            return [alias for sign in [slot, *hint["settles"]] for alias in self.slot_aliases(sign, {})]
         if slot == "|X_k|^2":
             return [
                 "the squared DFT magnitudes |X_k|^2",

@@ -211,8 +211,9 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     rest = clause
     if is_hint:
         spans = _descriptions_after_hint(clause, is_hint)
-        for start, end in spans:
-            dropped |= set(_indices(clause[start:end])) - is_hint
+        for start, end in spans:  # a description of the hint may name a candidate it settles ("c (... a and b)")
+            owner = mentions[_indices(clause[:start])[-1]].name.slot
+            dropped |= {j for j in _indices(clause[start:end]) if j not in is_hint or mentions[j].name.slot != owner}
         rest = "".join(clause[a:b] for a, b in _complement(spans, len(clause)))
         for run in FORMULA_RUN.finditer(clause):
             run_ids = _indices(run.group())

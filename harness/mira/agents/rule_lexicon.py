@@ -22,6 +22,11 @@ from harness.text import alias_form, normalize
 HINT, PART, KNOWN, OTHER, TARGET, UNNAMED = "hint", "part", "known", "other", "target", "unnamed"
 _PRIORITY = {HINT: 0, PART: 1, KNOWN: 2, OTHER: 3, TARGET: 4}
 LINEAR_EXPR = re.compile(r"(?<![\w)])[+-]?\d*\*?[a-z][a-z0-9]*(?:[+-]\d*\*?[a-z][a-z0-9]*)+(?![\w(])")
+# After the word "a", a word that a variable named a is followed by ("a and b", "a is", "a itself"); any other
+# word makes it the article.
+ARTICLE_NEXT = re.compile(r"\s+(?!(?:and|or|is|equals|in|from|to|as|plus|minus|please|then|so|if|itself|alone|only|"
+                          r"too|first|directly|would|will|given|since|because|for|with|but|at|by|of|on|also|via|"
+                          r"exactly|value|now|here)\b)[a-z]")
 LINEAR_TERM = re.compile(r"([+-]?)(\d*)\*?([a-z][a-z0-9]*)")
 
 
@@ -118,6 +123,8 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
             if form and (known is None or _PRIORITY[name.kind] < _PRIORITY[known.kind]):
                 names[form] = name
 
+    for other in _settled(family, hint):  # each candidate B's fact settles is a quantity of its own
+        add(_names_of(family, other), Name(HINT, other))
     add([*hint["request_aliases"], hint["slot"], *extra.get("hint", [])], Name(HINT, hint["slot"]))
     if not names:
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
@@ -140,6 +147,23 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
     if isinstance(coeffs, dict):
         linear = {alias_form(k): v for k, v in coeffs.items() if isinstance(v, int) and v}
     return Lexicon(names, components | _part_forms(names), linear, hint["slot"])
+
+
+def _settled(family: Family, hint: dict[str, Any]) -> list[str]:
+    constraint = hint.get("constraint")
+    if not isinstance(constraint, dict):
+        return []
+    try:
+        return [s for s in family.settled_slots(constraint) if s != hint["slot"]]
+    except (KeyError, TypeError, ValueError):
+        return []
+
+
+def _names_of(family: Family, slot: str) -> list[str]:
+    try:
+        return [*family.slot_aliases(slot, {}), slot]
+    except (KeyError, TypeError, ValueError, IndexError):
+        return [slot]
 
 
 def _part_forms(names: dict[str, Name]) -> frozenset[str]:
@@ -166,6 +190,8 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
         before = bisect_left(starts, m.end()) - 1  # the last linear form starting before this name ends
         if before >= 0 and mentions[before].end > m.start():
             continue
+        if m.group() == "a" and ARTICLE_NEXT.match(text, m.end()):
+            continue  # "give me a hint": the article, not an unknown named a
         mentions.append(Mention(m.start(), m.end(), m.group(), lexicon.names[m.group()]))
     mentions.sort(key=lambda m: m.start)
     return mentions
