@@ -108,7 +108,7 @@ class Family(ABC):
         raise NotImplementedError(f"{self.name} does not declare candidate_slots")
 
     def settled_slots(self, hint: Constraint) -> list[str]:
-        """The other candidate slots that B's hint, with A's facts, also settles (docs/deviations/typeB-localization.md).
+        """The other candidate slots that B's hint, with A's facts, also settles (docs/deviations/typeB-localization).
 
         Where several slots would each complete A's facts, B's fact names them all: its ``slot_aliases`` accept a
         request for any of them. The rule responder reads each one as its own quantity, so that a request for one

@@ -202,7 +202,8 @@ def test_candidates_are_the_signs_that_split_x_from_minus_x(x: tuple[int, ...], 
     ("x", "text"),
     [
         ((3, 0, 0, 0), "sign(x0) = +1"),
-        ((-2, 2, -2, 2), "sign(x0) = -1 (with the squared DFT magnitudes, this also settles the signs of x1, x2 and x3)"),
+        ((-2, 2, -2, 2),
+         "sign(x0) = -1 (with the squared DFT magnitudes, this also settles the signs of x1, x2 and x3)"),
     ],
 )
 def test_hint_settles_every_other_candidate_without_its_value(x: tuple[int, ...], text: str) -> None:
