@@ -61,7 +61,7 @@ NAME = re.compile(
 ENGLISH_LETTERS = frozenset({"a", "A", "I"})
 INDEX_LETTERS = frozenset({"i", "j", "k", "n"})
 _INDEX_PART = re.compile(r"(?<![A-Za-z])([A-Za-z])(?![A-Za-z])")
-NUMBER = r"[-−]?\d+(?:/\d+)?(?!\.\d|[\w(\[])"
+NUMBER = r"[-−+]?\d+(?:/\d+)?(?!\.\d|[\w(\[])"
 VALUE = rf"(?:{NUMBER}|\(\s*{NUMBER}(?:\s*,\s*{NUMBER})*\s*\))"
 GIVEN_AFTER = re.compile(rf"\s*(?:=(?:[^=,;:]*?=)?|:[^=;]*?=)\s*{VALUE}")
 OPERATOR_BEFORE = re.compile(r"[+\-−*/·^×]\s*$")
