@@ -3,6 +3,11 @@
 The solver is honest about the domain A is told (integers in [-(5+d), 5+d]): A's view alone is a line of
 rational solutions, and the integer points of that line inside the box are enumerated; an instance whose
 box holds only one of them (integrality and range would pin the answer) is rejected.
+
+Any unknown whose value fixes the other two would complete A's equations (``candidate_slots``: 2 or 3 of a, b, c).
+B's c names them all (docs/deviations/typeB-localization.md, "several candidates"): the hint carries ``settles``
+(the other candidates), its text says that with the two equations it also settles them (never their values), and
+a request for any one of them is a request for it.
 """
 
 from __future__ import annotations

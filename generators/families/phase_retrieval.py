@@ -9,6 +9,11 @@ Squared magnitudes of the length-4 DFT ``X_k = sum_n x_n (-i)^(kn)``, in the pap
 ``|X0|^2 = (x0+x1+x2+x3)^2``, ``|X1|^2 = |X3|^2 = (x0-x2)^2 + (x1-x3)^2``, ``|X2|^2 = (x0-x1+x2-x3)^2``.
 Writing ``u = x0+x2``, ``v = x1+x3``, ``p = x0-x2``, ``q = x1-x3`` they are ``(u+v)^2``, ``p^2+q^2``,
 ``(u-v)^2``: the solver enumerates ``(u, v)`` from the two square roots and ``(p, q)`` on the circle.
+
+A's view admits exactly x and -x, so the sign of any non-zero entry would complete it (``candidate_slots``: 1, 2
+or 4 signs). B's sign(x0) names them all (docs/deviations/typeB-localization.md, "several candidates"): the hint
+carries ``settles`` (the other candidate signs), its text says that with the magnitudes it also settles them
+(never their values), and a request for any one of them is a request for it.
 """
 
 from __future__ import annotations
