@@ -226,7 +226,7 @@ def test_rule_responder_offers_b_s_sign_for_any_candidate_one_at_a_time() -> Non
                 if len(i["minimal_hint_spec"]["atomic_hints"][0]["constraint"]["settles"]) == 3)
     lexicon = build_lexicon(inst)
     for request in ("What is sign(x0)?", "What is the sign of x1?", "Could you tell me sign(x3)?",
-                    "Is x2 positive or negative?"):
+                    "Is x2 positive or negative?", "What is x3's sign?", "Is x1 negative?"):
         assert judge(request, lexicon).offer, request
     for request in ("What are sign(x0) and sign(x2)?", "What is x1?", "What is the phase of X_1?"):
         assert not judge(request, lexicon).offer, request

@@ -16,7 +16,7 @@ from typing import Any
 from generators.base import Family
 from generators.families import get_family
 from harness.errors import HarnessError
-from harness.mira.agents.rule_vocab import vocabulary
+from harness.mira.agents.rule_vocab import candidate_vocabulary, vocabulary
 from harness.text import alias_form, normalize
 
 HINT, PART, KNOWN, OTHER, TARGET, UNNAMED = "hint", "part", "known", "other", "target", "unnamed"
@@ -124,7 +124,7 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
                 names[form] = name
 
     for other in _settled(family, hint):  # each candidate B's fact settles is a quantity of its own
-        add(_names_of(family, other), Name(HINT, other))
+        add([*_names_of(family, other), *candidate_vocabulary(instance["family"], other)], Name(HINT, other))
     add([*hint["request_aliases"], hint["slot"], *extra.get("hint", [])], Name(HINT, hint["slot"]))
     if not names:
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
