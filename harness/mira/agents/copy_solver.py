@@ -21,8 +21,9 @@ benchmark measures, so it is not this agent's job.
   ``a(1)``, ``sign(x0)``, ``P(H)``), and a single letter (``c``, ``t``). Not names: the English words "a", "A" and
   "I", and a single letter that is an index (``i``, ``j``, ``k``, ``n``, or a letter used as an index of a
   template name in the same view, e.g. ``r`` and ``c`` of ``M[r][c]``).
-* *Templates* are skipped: a name whose index has a letter index (``lambda_i``, ``u_i_j``, ``cell(i,j)``,
-  ``x_j``, ``A[i][0]``, ``a(n+2)``) names a family of quantities, not one.
+* *Templates* are skipped: a name whose index holds a lone index letter (i, j, k, n, r, c, s, o: ``lambda_i``,
+  ``u_i_j``, ``cell(i,j)``, ``x_j``, ``A[i][0]``, ``M[r][c]``, ``E[s][o]``, ``a(n+2)``) names a family of
+  quantities, not one.
 * A name is *given a value* where the view states ``NAME = value``, ``NAME = expression = value`` or
   ``NAME: expression = value`` (the value a number, a fraction or a parenthesised list of numbers), with NAME
   not right after an arithmetic operator (``- c = -17`` gives a right-hand side, not c).
@@ -60,6 +61,7 @@ NAME = re.compile(
 )
 ENGLISH_LETTERS = frozenset({"a", "A", "I"})
 INDEX_LETTERS = frozenset({"i", "j", "k", "n"})
+TEMPLATE_LETTERS = INDEX_LETTERS | {"r", "c", "s", "o"}  # M[r][c], E[s][o]
 _INDEX_PART = re.compile(r"(?<![A-Za-z])([A-Za-z])(?![A-Za-z])")
 NUMBER = r"[-−+]?\d+(?:/\d+)?(?!\.\d|[\w(\[])"
 VALUE = rf"(?:{NUMBER}|\(\s*{NUMBER}(?:\s*,\s*{NUMBER})*\s*\))"
@@ -134,7 +136,7 @@ def _indices_of(name: str) -> str:
 
 
 def _template_letters(name: str) -> set[str]:
-    return set(_INDEX_PART.findall(_indices_of(name))) & (INDEX_LETTERS | set("rcsomp"))
+    return set(_INDEX_PART.findall(_indices_of(name))) & TEMPLATE_LETTERS
 
 
 def _is_name(name: str, index_letters: set[str]) -> bool:
