@@ -19,13 +19,18 @@ from generators.base import Family
 from generators.describe import ANONYMOUS_ROLES, Layout, SlotDescription, reader_phrases, role_phrases
 from generators.families import get_family
 from harness.errors import HarnessError
-from harness.mira.agents.rule_vocab import vocabulary
+from harness.mira.agents.rule_vocab import candidate_vocabulary, vocabulary
 from harness.text import alias_form, normalize
 
 HINT, PART, KNOWN, OTHER, TARGET, UNNAMED = "hint", "part", "known", "other", "target", "unnamed"
 AMBIGUOUS = "ambiguous"  # a role phrase ("the one I am missing") that fits no single fact of B's
 _PRIORITY = {HINT: 0, PART: 1, KNOWN: 2, OTHER: 3, TARGET: 4, AMBIGUOUS: 5}
 LINEAR_EXPR = re.compile(r"(?<![\w)])[+-]?\d*\*?[a-z][a-z0-9]*(?:[+-]\d*\*?[a-z][a-z0-9]*)+(?![\w(])")
+# After the word "a", a word that a variable named a is followed by ("a and b", "a is", "a itself"); any other
+# word makes it the article.
+ARTICLE_NEXT = re.compile(r"\s+(?!(?:and|or|is|equals|in|from|to|as|plus|minus|please|then|so|if|itself|alone|only|"
+                          r"too|first|directly|would|will|given|since|because|for|with|but|at|by|of|on|also|via|"
+                          r"exactly|value|now|here)\b)[a-z]")
 LINEAR_TERM = re.compile(r"([+-]?)(\d*)\*?([a-z][a-z0-9]*)")
 
 
@@ -169,8 +174,12 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
     hint_description = _cached(_SLOTS, (family.name, _freeze(hint["constraint"])),
                                lambda: _slot_forms(family, hint["constraint"]))[2]
+    # Each candidate B's fact settles is a quantity of its own (two of them are two quantities); their groups come
+    # first, so that a candidate's own name, also among the hint's aliases, names that candidate.
+    candidates = [_cached(_SLOTS, (family.name, "\x00candidate", other), lambda o=other: _candidate_group(family, o))
+                  for other in _settled(family, hint)]
     groups: list[tuple[str, str, int, int | None]] = [
-        (HINT, hint["slot"], hint_forms, hint_description), (PART, hint["slot"], vocab["parts"], None)]
+        *candidates, (HINT, hint["slot"], hint_forms, hint_description), (PART, hint["slot"], vocab["parts"], None)]
     for agent, kind in (("A", KNOWN), ("B", OTHER)):
         for constraint in views[agent]["constraints_machine"]:
             if constraint == hint["constraint"]:
@@ -195,6 +204,28 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
                                                    hint["slot"], shape.pattern, lengths=shape.lengths,
                                                    described=shape.described, slot_kinds=shape.slot_kinds,
                                                    role_names=shape.role_names))
+
+
+def _settled(family: Family, hint: dict[str, Any]) -> list[str]:
+    constraint = hint.get("constraint")
+    if not isinstance(constraint, dict):
+        return []
+    try:
+        return [s for s in family.settled_slots(constraint) if s != hint["slot"]]
+    except (KeyError, TypeError, ValueError):
+        return []
+
+
+def _candidate_group(family: Family, slot: str) -> tuple[str, str, int, None]:
+    """A settled candidate's names (no description: role phrases count only the facts B holds)."""
+    return HINT, slot, _forms((*_names_of(family, slot), *candidate_vocabulary(family.name, slot))), None
+
+
+def _names_of(family: Family, slot: str) -> list[str]:
+    try:
+        return [*family.slot_aliases(slot, {}), slot]
+    except (KeyError, TypeError, ValueError, IndexError):
+        return [slot]
 
 
 # ------------------------------------------------------------------------------------ caches
@@ -497,6 +528,8 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
         else:
             form = text[start:start + length]
             name = names[form]
+        if form == "a" and ARTICLE_NEXT.match(text, start + length):
+            continue  # "give me a hint": the article, not an unknown named a
         end = at = start + length
         before = bisect_left(starts, end) - 1  # the last linear form starting before this name ends
         if before >= 0 and mentions[before].end > start:
