@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ from tqdm import tqdm
 from elenchos import ELENCHOS_VERSION
 from elenchos.family import PI_RSA_CHOICES, family, level0_probes
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions, suite_of
-from harness import HARNESS_VERSION, registry
+from harness import HARNESS_VERSION, registry, untrusted
 from harness.elenchos import PROTOCOL_VERSION
 from harness.elenchos.episode import AGENT, ElenchosEpisode
 from harness.elenchos.metrics import session_metrics, summarize
@@ -45,6 +46,7 @@ from harness.scheduler import fail_episode, run_episodes
 from schemas import schema_errors
 
 ROLE = "elenchos.agent"
+TRANSCRIPT_SCHEMA = "elenchos_transcript"
 SRA_SPECS = ("sra", "simple_reflex_agent")
 
 
@@ -204,13 +206,19 @@ def run_elenchos(cfg: ElenchosRunConfig) -> ElenchosRunResult:
     records, source = load_sessions(cfg)
     config = run_config(cfg, records)
     run_dir = RunDir(cfg.out)
-    info, done = run_dir.prepare(config)
+    with run_dir.locked():  # one writer per run folder, for the life of the run
+        return _run_locked(cfg, records, source, config, run_dir)
+
+
+def _run_locked(cfg: ElenchosRunConfig, records: list[dict[str, Any]], source: str | dict[str, Any],
+                config: dict[str, Any], run_dir: RunDir) -> ElenchosRunResult:
+    info, done = run_dir.prepare(config, schema=TRANSCRIPT_SCHEMA)
     todo = [r for r in records if r["id"] not in done.records]
     if info is not None:
         run_dir.relabel(info, cfg.label)
     if info is not None and info.get("status") == "complete" and not todo:
         if run_dir.metrics_json.exists():
-            return ElenchosRunResult(run_dir, json.loads(run_dir.metrics_json.read_text(encoding="utf-8")), info, 0)
+            return ElenchosRunResult(run_dir, untrusted.read_json(run_dir.metrics_json), info, 0)
         return ElenchosRunResult(run_dir, finish_metrics(run_dir, info)[0], info, 0)
     agent = make_agent(cfg)  # before anything is written: a bad agent leaves no folder behind
     try:
@@ -324,9 +332,13 @@ def check_agent_identity(info: dict[str, Any] | None, agent: ElenchosAgent, wher
 
 
 def load_lines(run_dir: RunDir) -> list[dict[str, Any]]:
+    """The finished transcript lines, each checked against ``schemas/elenchos_transcript`` (and its session)."""
     from harness.rundir import read_transcripts
 
-    return list(read_transcripts(run_dir.transcripts).records.values())
+    if not os.path.lexists(run_dir.transcripts):
+        raise HarnessError(f"{run_dir.path}: no {run_dir.transcripts.name} (is this a run directory?)")
+    state = read_transcripts(run_dir.transcripts, schema=TRANSCRIPT_SCHEMA)
+    return list(state.records.values())
 
 
 def finish_metrics(run_dir: RunDir, info: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -343,8 +355,16 @@ def metrics_document(info: dict[str, Any], rows: list[dict[str, Any]]) -> dict[s
             "agent": info.get("config", {}).get("agent"), **summarize(rows)}
 
 
-def recompute_rows(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [session_metrics(line) for line in lines]
+def recompute_rows(run_dir: RunDir, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every session's metrics from its events; a schema-valid line that still cannot be scored is named."""
+    rows = []
+    for line in lines:
+        try:
+            rows.append(session_metrics(line))
+        except Exception as exc:  # a crafted line must end in one clear line, never a traceback
+            raise InputError(str(run_dir.transcripts), None, f"events: cannot be scored ({type(exc).__name__})",
+                             line.get("instance_id")) from None
+    return rows
 
 
 def usage_totals(lines: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
