@@ -21,6 +21,7 @@ from harness import registry
 from harness.errors import HarnessError
 from harness.inspect_adapter import importer as inspect_importer
 from harness.plugins import Benchmark, benchmarks
+from harness.redact import redact
 from harness.rundir import RunDir, write_json_atomic
 
 
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         return plugin.run(args)
     except HarnessError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {redact(str(exc), keys_too=True)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("interrupted: finished instances are saved; run the same command again to resume", file=sys.stderr)

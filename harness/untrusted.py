@@ -116,10 +116,11 @@ def read_json(path: str | Path, schema: str | None = None, max_bytes: int = MAX_
     return record
 
 
-def iter_raw_lines(path: str | Path, max_bytes: int = MAX_TRANSCRIPT_BYTES,
-                   max_line: int = MAX_LINE_BYTES) -> Iterator[bytes]:
-    """The lines of ``path`` with their ``\\n`` (the last one may lack it); a line over ``max_line`` bytes is an
-    ``InputError``."""
+def iter_raw_lines(path: str | Path, max_bytes: int | None = None, max_line: int | None = None) -> Iterator[bytes]:
+    """The lines of ``path`` with their ``\\n`` (the last one may lack it); a line over ``max_line`` bytes
+    (default ``MAX_LINE_BYTES``) is an ``InputError``."""
+    max_bytes = MAX_TRANSCRIPT_BYTES if max_bytes is None else max_bytes
+    max_line = MAX_LINE_BYTES if max_line is None else max_line
     with open_file(path, max_bytes) as f:
         lineno = 0
         while True:

@@ -47,6 +47,7 @@ from schemas import schema_errors
 
 ROLE = "elenchos.agent"
 TRANSCRIPT_SCHEMA = "elenchos_transcript"
+MAX_REPETITIONS = 100  # sessions per set and level; checked before any session is built
 SRA_SPECS = ("sra", "simple_reflex_agent")
 
 
@@ -196,6 +197,9 @@ def validate(cfg: ElenchosRunConfig) -> None:
         raise HarnessError("--max-concurrent must be at least 1")
     if cfg.repetitions < 1:
         raise HarnessError("--repetitions must be at least 1")
+    if cfg.repetitions > MAX_REPETITIONS:
+        raise HarnessError(f"--repetitions {cfg.repetitions}: at most {MAX_REPETITIONS} (the papers use 5; "
+                           f"{MAX_REPETITIONS} already makes about {MAX_REPETITIONS * 69} Ladder sessions)")
     if cfg.pi_rsa not in PI_RSA_CHOICES:
         raise HarnessError(f"--pi-rsa must be one of {', '.join(PI_RSA_CHOICES)}")
 

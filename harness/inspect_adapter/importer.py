@@ -124,15 +124,15 @@ def _transcripts(path: str, samples: list[Any]) -> tuple[str, list[dict[str, Any
         keys = MIRA_KEYS if kind == "mira" else ELENCHOS_KEYS
         if benchmark not in (None, kind):
             raise HarnessError(f"{path}: the log mixes MIRA-Math and Elenchos samples")
-        if keys[1] in store:
+        line = store[keys[0]]
+        if not isinstance(line, dict) or not isinstance(line.get("instance_id"), str):
+            raise HarnessError(f"{path} [{_sid(sample)}]: store[{keys[0]!r}] is not a transcript line (no instance_id)")
+        _check_part(path, sample, f"store.{keys[0]}", LINE_SCHEMAS[kind], line)
+        if store.get(keys[1]) is not None:
             _check_part(path, sample, f"store.{keys[1]}", RUN_SCHEMA, store[keys[1]])
             if store[keys[1]].get("benchmark", kind) != kind:
                 raise HarnessError(f"{path} [{_sid(sample)}]: store.{keys[1]}.benchmark: not {kind!r}")
         benchmark, run_info = kind, store.get(keys[1]) or run_info
-        line = store[keys[0]]
-        if not isinstance(line, dict) or not isinstance(line.get("instance_id"), str):
-            raise HarnessError(f"{path} [{_sid(sample)}]: store.{keys[0]}: not a transcript line (no instance_id)")
-        _check_part(path, sample, f"store.{keys[0]}", LINE_SCHEMAS[kind], line)
         if line["instance_id"] in seen:
             raise HarnessError(f"{path} [{_sid(sample)}]: store.{keys[0]}.instance_id: a second line for "
                                f"{line['instance_id'][:100]!r}")
