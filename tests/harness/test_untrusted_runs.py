@@ -21,10 +21,8 @@ from typing import Any
 import pytest
 
 from generators.safefs import FolderLock
-from harness import redact
 from harness.errors import HarnessError
 from harness.rundir import TranscriptWriter, end_session_failed, write_json_atomic
-from harness.text import STORED_PREFIX_CHARS, stored_reply
 from tests.harness import untrusted_corpus as corpus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -318,6 +316,7 @@ def test_import_inspect_reads_only_a_regular_log(kind: str, tmp_path: Path, outs
 
 # ------------------------------------------------------------------------------------------ bounded
 def test_an_oversized_reply_is_stored_cut_with_its_length_and_hash() -> None:
+    from harness.text import STORED_PREFIX_CHARS, stored_reply
     from verifiers.jsonparse import MAX_REPLY_CHARS
 
     reply = "{" * (MAX_REPLY_CHARS + 10)
@@ -357,6 +356,8 @@ def test_mira_words_are_counted_from_the_whole_reply(bases: corpus.Bases) -> Non
 # ------------------------------------------------------------------------------------------ redaction
 @pytest.fixture()
 def secret() -> Any:
+    from harness import redact
+
     redact.register("test-SECRET123")
     yield "test-SECRET123"
     redact.forget_all()
@@ -364,6 +365,7 @@ def secret() -> Any:
 
 def test_redaction_catches_the_key_in_any_case_and_after_any_prefix(secret: str, tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from harness import redact
     from harness.cli import main
 
     for text in ("key=test-SECRET123", "key=test-secret123", "Bearer TEST-SECRET123!", "xtest-SeCrEt123y"):
@@ -396,6 +398,7 @@ def test_redaction_catches_the_key_in_any_case_and_after_any_prefix(secret: str,
 
 def test_openai_engine_redacts_a_lowercased_echo(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("openai")
+    from harness import redact
     from harness.backends.openai_engine import OpenAIEngine
 
     monkeypatch.setenv("OPENAI_API_KEY", "test-SECRET123")
