@@ -166,7 +166,7 @@ def _check_line(path: Path, lineno: int, record: dict[str, Any], key: str, schem
 
 
 def _open_nofollow(path: Path, flags: int) -> int:
-    """A descriptor on the regular file ``path``, never through a link (``UnsafePath`` otherwise)."""
+    """A descriptor on the regular file ``path``, never through a link (a one-line ``HarnessError`` otherwise)."""
     try:
         fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, 0o644)
     except OSError as exc:
