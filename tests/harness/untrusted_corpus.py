@@ -225,6 +225,15 @@ def _rejudge_recorded_path(kind: str) -> Callable[[Path, Path, Bases], list[str]
     return setup
 
 
+def _planted_lock(kind: str) -> Callable[[Path, Path, Bases], list[str]]:
+    def setup(scratch: Path, outside: Path, bases: Bases) -> list[str]:
+        run = copy_run(bases.mira, scratch)
+        replace_with(run / ".lock", kind, outside)
+        return ["score", str(run), "--no-figures"]
+
+    return setup
+
+
 def _elenchos_repetitions(scratch: Path, outside: Path, bases: Bases) -> list[str]:
     return ["elenchos", "--repetitions", str(10**9), "--out", str(scratch / "e"), "--quiet"]
 
@@ -253,6 +262,8 @@ def cases() -> list[Case]:
         Case("resume appends through a linked transcripts.jsonl", "writes", _resume_through_link,
              message="symbolic link"),
         Case("elenchos --repetitions 10**9", "bounded", _elenchos_repetitions, message="at most"),
+        *(Case(f"score: .lock is {kind}", "lock", _planted_lock(kind), message="writer lock")
+          for kind in ("outside_link", "fifo", "devzero", "directory")),
     ]
     for target in ("transcripts.jsonl", "run.json"):
         for kind in ("devzero", "fifo", "directory", "outside_link"):
