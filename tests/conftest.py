@@ -1,5 +1,6 @@
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -12,3 +13,6 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ["HF_ENDPOINT"] = "https://hub.mock"
 os.environ["HF_HUB_DISABLE_XET"] = "1"
 os.environ.pop("HF_TOKEN", None)
+# Stamps of passed verifications (builder.verified) go to a folder of this process, never to the user's cache;
+# each pytest-xdist worker imports this file itself, so each has its own.
+os.environ["MIRA_ELENCHOS_CACHE"] = tempfile.mkdtemp(prefix="mira-cache-")
