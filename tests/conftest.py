@@ -16,3 +16,43 @@ os.environ.pop("HF_TOKEN", None)
 # Stamps of passed verifications (builder.verified) go to a folder of this process, never to the user's cache;
 # each pytest-xdist worker imports this file itself, so each has its own.
 os.environ["MIRA_ELENCHOS_CACHE"] = tempfile.mkdtemp(prefix="mira-cache-")
+
+# ------------------------------------------------------------------------------ running in parallel (make test)
+# `make test` runs pytest-xdist with --dist loadfile: each test file goes whole to one worker, in collection order,
+# as a worker becomes free. These files take longest (pytest --durations); they are collected first, so that no
+# worker starts one of them last. The order of the tests inside a file never changes, nor does it in a plain run.
+SLOW_FILES_FIRST = (
+    "tests/test_docs_commands.py",
+    "tests/inspect/test_inspect_front_end.py",
+    "tests/backends/test_backends_elenchos.py",
+    "tests/harness/test_harness_cli.py",
+    "tests/backends/test_device_check.py",
+    "tests/mira/test_cli_edges.py",
+    "tests/backends/test_backends_hf.py",
+    "tests/builder/test_eval_release.py",
+    "tests/harness/test_harness_run_folders.py",
+    "tests/harness/test_harness_rule.py",
+    "tests/builder/test_verify.py",
+    "tests/harness/test_harness_runs.py",
+)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    rank = {name: i for i, name in enumerate(SLOW_FILES_FIRST)}
+
+    def file_rank(item) -> int:
+        return rank.get(item.nodeid.split("::", 1)[0], len(rank))
+
+    items.sort(key=file_rank)  # stable: the files not listed, and every file's own tests, keep their order
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    started = os.environ.get("MIRA_TEST_STARTED")  # set by `make test` (Makefile)
+    if started and started.isdigit():
+        import time
+
+        seconds = int(time.time()) - int(started)
+        terminalreporter.write_line(f"make test: {seconds // 60} min {seconds % 60:02d} s wall so far "
+                                    "(ruff, collection and tests; target under 4 min on an idle 2-core machine)")
