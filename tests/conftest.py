@@ -13,6 +13,11 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ["HF_ENDPOINT"] = "https://hub.mock"
 os.environ["HF_HUB_DISABLE_XET"] = "1"
 os.environ.pop("HF_TOKEN", None)
+# In a pytest-xdist worker (make test) the other workers use the other CPUs: torch and the BLAS libraries get one
+# thread each (set before any test imports them; subprocesses inherit it), rather than fighting for every CPU.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for _name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(_name, "1")
 # Stamps of passed verifications (builder.verified) go to a folder of this process, never to the user's cache;
 # each pytest-xdist worker imports this file itself, so each has its own.
 os.environ["MIRA_ELENCHOS_CACHE"] = tempfile.mkdtemp(prefix="mira-cache-")

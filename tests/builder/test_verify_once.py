@@ -17,6 +17,12 @@ from builder.verify import Report, verify, verify_stamped
 ZS = "mira_zero_shot/test-00000-of-00001.parquet"
 
 
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    """No stamp of another test's verification of the same bytes (the session shares one export)."""
+    monkeypatch.setenv("MIRA_ELENCHOS_CACHE", str(tmp_path / "cache"))
+
+
 def test_each_config_is_regenerated_once(small_export, monkeypatch):
     chunks = []
     real = regenerate_module._regenerate_chunk
