@@ -6,7 +6,9 @@ each runs through bash in a scratch checkout (the packages linked, ``data/`` cop
 when present), in document order, so that a later command finds what an earlier one wrote. It must exit 0
 without a traceback.
 
-Kept fast: ``--n-a 20 --n-b 50`` becomes ``--n-a 2 --n-b 2`` (the same code path on fewer instances).
+Kept fast: ``--n-a 20 --n-b 50`` becomes ``--n-a 2 --n-b 2``, and so does the default split written into
+``data/`` (the same code path on fewer instances; the full default split is regenerated and checked byte for
+byte by ``tests/mira/test_default_split_checksums.py``).
 Commands that cannot or should not run here are skipped with the reason (synopsis lines with
 placeholders, vLLM, the whole main job, the Hub builder's 10-20 s export, benchmarks, regenerating a
 tracked file); each of those is covered by its own tests, named in the reason.
@@ -29,7 +31,10 @@ DOCUMENTS = ["README.md", "docs/lambdapy.md", "docs/elenchos.md", "docs/harness.
              "docs/models.md"]
 LINKED = ["generators", "verifiers", "lambdapy", "elenchos", "harness", "builder", "schemas", "benchmarks",
           "run_eval.py", "pyproject.toml"]
-SMALLER = {"--n-a 20 --n-b 50": "--n-a 2 --n-b 2"}
+SMALLER = {"--n-a 20 --n-b 50": "--n-a 2 --n-b 2",
+           # the default split into data/ (tests/mira/test_default_split_checksums.py regenerates it in full)
+           "-m generators mira --out data/": "-m generators mira --n-a 2 --n-b 2 --out data/",
+           "-m generators mira --four-shot --out data/": "-m generators mira --n-a 2 --n-b 2 --four-shot --out data/"}
 PROBE = "let plus = (\\m n -> NatElim (\\_ -> Nat) n (\\k r -> Succ r) m) : Nat -> Nat -> Nat\n" \
         "eval plus (Succ (Succ Zero)) (Succ (Succ (Succ Zero)))\n"
 
