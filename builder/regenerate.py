@@ -34,7 +34,8 @@ from builder.shape import encode
 from generators.jsonl import dumps, sha256_file
 
 MIN_CHUNK_ROWS = 64  # a chunk smaller than this costs more in process traffic than it saves
-CHUNKS_PER_PROCESS = 4  # enough chunks that the processes finish together
+SMALL_SPLIT_ROWS = 1000  # splits smaller than this are regenerated together, in the first task
+CHUNKS_PER_PROCESS = 8  # enough chunks that the processes finish together
 
 
 def row_digest(row: Mapping[str, Any]) -> bytes:
@@ -155,18 +156,14 @@ def default_processes() -> int:
 
 def _tasks(configs: Mapping[str, Mapping[str, Any]], rows: Mapping[tuple[str, str], int], processes: int
            ) -> list[list[_Chunk]]:
-    """The splits cut into chunks of about ``total / (processes * CHUNKS_PER_PROCESS)`` rows, one task each; the
-    splits smaller than a chunk travel together in the first task, so that what they share (the Elenchos family,
-    computed once per process) is computed once."""
-    total = sum(rows.values())
-    step = max(MIN_CHUNK_ROWS, -(-total // (processes * CHUNKS_PER_PROCESS)))
-    small: list[_Chunk] = []
-    tasks: list[list[_Chunk]] = []
-    for (name, split), n in rows.items():
-        if n < step:
-            small.append(_Chunk(name, configs[name], split, 0, n))
-        else:
-            tasks += [[_Chunk(name, configs[name], split, a, min(a + step, n))] for a in range(0, n, step)]
+    """The first task: every split of fewer than ``SMALL_SPLIT_ROWS`` rows (they are quick, and what they share,
+    such as the Elenchos family, is then computed by one process); then the larger splits, in chunks of about
+    ``rows / (processes * CHUNKS_PER_PROCESS)`` rows, one task each."""
+    large = sum(n for n in rows.values() if n >= SMALL_SPLIT_ROWS)
+    step = max(MIN_CHUNK_ROWS, -(-large // (processes * CHUNKS_PER_PROCESS)))
+    small = [_Chunk(name, configs[name], split, 0, n) for (name, split), n in rows.items() if n < SMALL_SPLIT_ROWS]
+    tasks = [[_Chunk(name, configs[name], split, a, min(a + step, n))]
+             for (name, split), n in rows.items() if n >= SMALL_SPLIT_ROWS for a in range(0, n, step)]
     return ([small] if small else []) + tasks
 
 
@@ -191,11 +188,14 @@ class Regeneration:
         disable = True if self.progress is False else (None if self.progress is None else False)
         self._bar = tqdm(total=sum(self.rows.values()), unit="row", desc=self.desc, disable=disable,
                          file=sys.stderr, mininterval=0.5)
-        self._tasks = [(task, self._pool.submit(_regenerate_chunks, task)) for task in tasks]
+        # The longest work first and small chunks last, so that the processes finish together: the first task
+        # (the small configs and what they share), then the files to read, then the chunks.
+        self._tasks = [(tasks[0], self._pool.submit(_regenerate_chunks, tasks[0]))] if tasks else []
+        self._files = {key: self._pool.submit(read_stored_file, path, config) for key, path, config in self.stored}
+        self._tasks += [(task, self._pool.submit(_regenerate_chunks, task)) for task in tasks[1:]]
         for task, future in self._tasks:
             rows = sum(c.stop - c.start for c in task)
             future.add_done_callback(lambda _f, n=rows: self._bar.update(n))
-        self._files = {key: self._pool.submit(read_stored_file, path, config) for key, path, config in self.stored}
         return self
 
     def __exit__(self, *exc: object) -> None:
