@@ -36,7 +36,7 @@ def timed(args: list[str]) -> dict[str, float]:
 
 def main() -> int:
     p = argparse.ArgumentParser()
-    p.add_argument("--jobs", default="auto", help="pytest-xdist workers (-n), as `make test` (PYTEST_JOBS)")
+    p.add_argument("--jobs", default="logical", help="pytest-xdist workers (-n), as `make test` (PYTEST_JOBS)")
     p.add_argument("--serial", action="store_true", help="also run the suite in one process, for the speed-up")
     p.add_argument("pytest_args", nargs="*")
     args = p.parse_args()
