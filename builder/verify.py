@@ -6,8 +6,12 @@ Two stages, both reported as problems with the file (and, for Parquet, the first
    every registered config either exported or recorded as skipped, the rows of every Parquet file match
    the manifest's counts, each row's ``sha256`` matches its decoded record and the split's rows hash to the
    manifest's ``rows_sha256``;
-2. regeneration (unless ``regenerate=False``): the export is rebuilt from the manifest's plan (configs,
-   seeds and counts, recorded commit) in a temporary folder and compared.
+2. regeneration (unless ``regenerate=False``): every config of the manifest's plan (configs, seeds and
+   counts, recorded commit) is regenerated once, in worker processes started before stage 1 runs
+   (``builder.regenerate``), and every row of every Parquet file is compared with its regenerated row by a
+   sha256 of the row's canonical JSON (the same assumption as ``rows_sha256``), the manifest with the one
+   the regenerated rows give; no Parquet file is rebuilt, but each stored file's rows are written again by
+   this code's writer to tell whether its bytes are those of a fresh export.
 
 Verification is about content, so that another Parquet writer does not fail it: a Parquet file whose
 bytes differ (from ``CHECKSUMS`` or from the regenerated file) but whose rows are the same passes with the
