@@ -58,7 +58,7 @@ def parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="regenerate from the manifest and compare every file")
     v.add_argument("folder")
     v.add_argument("--no-regenerate", action="store_true", help="integrity checks only (checksums, row hashes)")
-    v.add_argument("--num-proc", type=int)
+    v.add_argument("--num-proc", type=int, help="regeneration processes (default: the CPUs this process may use)")
     v.add_argument("--card", help="dataset card template used for the export")
 
     u = sub.add_parser("publish", help="verify, then publish to a Hub dataset repo as a tagged release")
@@ -75,6 +75,8 @@ def parser() -> argparse.ArgumentParser:
                    help="read the remote and print every add, change, delete and tag; write nothing")
     u.add_argument("--commit-message", help="commit title (default: 'Release TAG (...)')")
     u.add_argument("--no-regenerate", action="store_true", help="verify integrity only before uploading")
+    u.add_argument("--reverify", action="store_true",
+                   help="regenerate even if `builder verify` just verified these bytes with this code")
 
     j = sub.add_parser("to-jsonl", help="write one config's split of an export folder back as canonical JSONL")
     j.add_argument("folder", help="an export folder (python -m builder export, or a downloaded Hub release)")
@@ -121,11 +123,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     if args.command == "verify":
-        from builder.verify import verify
+        from builder.verify import verify_stamped
         from generators.limits import cap_jobs
 
-        report = verify(args.folder, regenerate=not args.no_regenerate, num_proc=cap_jobs(args.num_proc, "--num-proc"),
-                        card=args.card)
+        report = verify_stamped(args.folder, regenerate=not args.no_regenerate,
+                                num_proc=cap_jobs(args.num_proc, "--num-proc"), card=args.card)
         if report.refused:  # the folder cannot be read safely: one line, nothing else
             print(f"verify: {args.folder}: {report.refused}", file=sys.stderr)
             return 2
@@ -155,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
                 dry_run=args.dry_run,
                 commit_message=args.commit_message,
                 regenerate=not args.no_regenerate,
+                reuse_verification=not args.reverify,
             )
         except PublishError as exc:
             print(f"publish: {exc}", file=sys.stderr)

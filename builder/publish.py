@@ -35,7 +35,7 @@ from typing import Any
 
 from builder.export import CHECKSUMS, MANIFEST, README, generator_versions
 from builder.untrusted import read_manifest
-from builder.verify import owned_paths, read_checksums, verify
+from builder.verify import owned_paths, read_checksums, verify_stamped
 
 OWNED_FILES = (README, MANIFEST, CHECKSUMS)
 TAG_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
@@ -337,13 +337,17 @@ def publish(
     commit_message: str | None = None,
     endpoint: str | None = None,
     regenerate: bool = True,
+    reuse_verification: bool = True,
     log: Callable[[str], None] = print,
 ) -> PublishResult | None:
-    """Verify, then publish (or print the plan with ``dry_run``, returning None)."""
+    """Verify, then publish (or print the plan with ``dry_run``, returning None).
+
+    A full verification that ``builder verify`` (or an earlier publish) just passed on the same bytes with the same
+    code is not repeated (``builder.verified``), unless ``reuse_verification`` is false."""
     folder = Path(folder)
     if repo_id.count("/") != 1 or not all(repo_id.split("/")):
         raise PublishError(f"--repo-id must be ORG/NAME, got {repo_id!r}")
-    report = verify(folder, regenerate=regenerate)
+    report = verify_stamped(folder, reuse=reuse_verification, regenerate=regenerate)
     if not report.ok:
         raise PublishError(f"refusing to publish {folder}: verify failed: {report.problems[0]}")
     for note in report.notes:

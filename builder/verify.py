@@ -6,8 +6,12 @@ Two stages, both reported as problems with the file (and, for Parquet, the first
    every registered config either exported or recorded as skipped, the rows of every Parquet file match
    the manifest's counts, each row's ``sha256`` matches its decoded record and the split's rows hash to the
    manifest's ``rows_sha256``;
-2. regeneration (unless ``regenerate=False``): the export is rebuilt from the manifest's plan (configs,
-   seeds and counts, recorded commit) in a temporary folder and compared.
+2. regeneration (unless ``regenerate=False``): every config of the manifest's plan (configs, seeds and
+   counts, recorded commit) is regenerated once, in worker processes started before stage 1 runs
+   (``builder.regenerate``), and every row of every Parquet file is compared with its regenerated row by a
+   sha256 of the row's canonical JSON (the same assumption as ``rows_sha256``), the manifest with the one
+   the regenerated rows give; no Parquet file is rebuilt, but each stored file's rows are written again by
+   this code's writer to tell whether its bytes are those of a fresh export.
 
 Verification is about content, so that another Parquet writer does not fail it: a Parquet file whose
 bytes differ (from ``CHECKSUMS`` or from the regenerated file) but whose rows are the same passes with the
@@ -19,24 +23,41 @@ Hub does not fail verification either. Any changed row fails.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import shutil
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from builder import untrusted
-from builder.export import CHECKSUMS, DEFAULT_CARD, MANIFEST, README, build, data_files, plan_from_manifest
+from builder.export import (
+    CHECKSUMS,
+    DEFAULT_CARD,
+    MANIFEST,
+    README,
+    ROWS_PER_FILE,
+    SplitOutput,
+    data_files,
+    manifest_dict,
+    plan_from_manifest,
+)
+from builder.regenerate import (
+    RegeneratedSplit,
+    Regeneration,
+    StoredFile,
+    first_mismatch,
+    parquet_layout,
+    read_stored_file,
+    regenerated_row,
+    stored_rows,
+)
 from builder.registry import all_specs, get_spec
 from builder.shape import decode
 from builder.untrusted import ExportError
-from generators.jsonl import sha256_file
 
 
 @dataclass
@@ -251,43 +272,6 @@ def _check_rows(folder: Path, rel: str, spec, rows: int, split_hash: Any = None)
     return None
 
 
-def first_difference(actual: Path, expected: Path, path: str) -> str:
-    """A one-line description of where two versions of an export file first differ."""
-    if path.endswith(".parquet"):
-        return _parquet_difference(actual, expected, path)
-    a = untrusted.read_bytes(actual.parent, actual.name, untrusted.MAX_MANIFEST_BYTES).decode(
-        "utf-8", errors="replace").splitlines()
-    b = expected.read_text(encoding="utf-8", errors="replace").splitlines()
-    for i, (x, y) in enumerate(zip(a, b, strict=False), start=1):
-        if x != y:
-            return f"{path}: line {i} differs from the regenerated file: {x[:100]!r} != {y[:100]!r}"
-    n = min(len(a), len(b)) + 1
-    return f"{path}: line {n}: this file has {len(a)} lines, the regenerated file has {len(b)}"
-
-
-def _parquet_difference(actual: Path, expected: Path, path: str) -> str:
-    try:
-        with untrusted.open_data(actual.parent, actual.name, path) as f:
-            ta = pq.read_table(f)
-    except (OSError, pa.ArrowException, ExportError) as exc:
-        return f"{path}: not a readable Parquet file ({str(exc)[:200]})"
-    tb = pq.read_table(expected)
-    if ta.schema.remove_metadata() != tb.schema.remove_metadata():
-        return f"{path}: schema differs from the regenerated file"
-    ra, rb = ta.to_pylist(), tb.to_pylist()
-    for i, (x, y) in enumerate(zip(ra, rb, strict=False)):
-        if x != y:
-            cols = [k for k in y if x.get(k) != y[k]]
-            return f"{path}: row {i}{_row_id(y)} differs from the regenerated row in {', '.join(cols)}"
-    if len(ra) != len(rb):
-        first = min(len(ra), len(rb))
-        return f"{path}: {len(ra)} rows, the regenerated file has {len(rb)} (first extra or missing row: {first})"
-    return f"{path}: {SAME_ROWS}"
-
-
-SAME_ROWS = "same rows as the regenerated file but different bytes (Parquet metadata or writer differs)"
-
-
 WRITER_FIELDS = ("sha256", "bytes")  # per-file manifest fields that depend on the Parquet writer
 
 
@@ -311,67 +295,198 @@ def verify(
     num_proc: int | None = None,
     card: str | Path | None = None,
     log: Callable[[str], None] = lambda _: None,
+    progress: bool | None = None,
 ) -> Report:
+    """Stage 1, then (``regenerate``) stage 2. The regeneration starts first, in ``num_proc`` processes (default:
+    the CPUs this process may use), and runs while this process checks integrity; ``progress``: a bar of
+    regenerated rows on stderr (None: on for a terminal)."""
     folder = Path(folder)
     report = Report()
-    manifest = check_integrity(folder, report, card)
-    if manifest is None or not regenerate or _version_problems(manifest):
-        report.problems = list(dict.fromkeys(report.problems))
-        return report
-    card_path = Path(card) if card else DEFAULT_CARD
-    plan = plan_from_manifest(manifest)
-    for name in plan.configs:
-        if name not in {s.name for s in all_specs()}:
+    regeneration = start_regeneration(folder, processes=num_proc, progress=progress) if regenerate else None
+    with regeneration or contextlib.nullcontext():
+        manifest = check_integrity(folder, report, card)
+        if manifest is None or not regenerate or _version_problems(manifest):
+            report.problems = list(dict.fromkeys(report.problems))
             return report
-        reason = get_spec(name).unavailable()
-        if reason:
-            report.problems.append(f"config {name}: cannot regenerate here: {reason}")
-            return report
-    writer = manifest.get("writer", {}).get("pyarrow", "?")
-    tmp = Path(tempfile.mkdtemp(prefix=".verify-"))
-    try:
-        fresh = tmp / "export"
-        build(plan, fresh, num_proc=num_proc, card=card_path if card_path.exists() else _placeholder_card(tmp), log=log)
-        _compare(folder, fresh, manifest, report, writer)
-    except ExportError as exc:
-        report.refuse(str(exc))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        plan = plan_from_manifest(manifest)
+        for name in plan.configs:
+            if name not in {s.name for s in all_specs()}:
+                return report
+            reason = get_spec(name).unavailable()
+            if reason:
+                report.problems.append(f"config {name}: cannot regenerate here: {reason}")
+                return report
+        if regeneration is None or regeneration.configs != plan.configs:
+            report.problems.append(f"{MANIFEST}: changed while it was being verified")
+        else:
+            try:
+                compare_regenerated(folder, manifest, report, regeneration)
+            except ExportError as exc:
+                report.refuse(str(exc))
     report.problems = list(dict.fromkeys(report.problems))
     report.notes = list(dict.fromkeys(report.notes))
     return report
 
 
-def _compare(folder: Path, fresh: Path, manifest: dict[str, Any], report: Report, writer: str) -> None:
-    """Stage 2: every file of the regenerated export ``fresh`` against the folder's."""
-    expected, present = data_files(fresh), set(data_files(folder))
-    rank = {MANIFEST: 1, README: 2, CHECKSUMS: 3}
-    for path in sorted(expected, key=lambda p: (rank.get(p, 0), p)):
-        if path not in present:
-            if not any(p.startswith(f"{path}: ") and "missing" in p for p in report.problems):
-                report.problems.append(f"{path}: missing (the regenerated export has it)")
-            continue
-        if path in (README, CHECKSUMS):
-            continue  # README: YAML and generated blocks checked against the manifest; CHECKSUMS: in stage 1
-        if untrusted.sha256_of(folder, path) == sha256_file(fresh / path):
-            continue
-        if path == MANIFEST:
-            published = manifest
-            regenerated = json.loads((fresh / path).read_text(encoding="utf-8"))
-            if content_manifest(published) != content_manifest(regenerated):
-                report.problems.append(first_difference(folder / path, fresh / path, path))
-            continue
-        problem = first_difference(folder / path, fresh / path, path)
-        if problem.endswith(SAME_ROWS):
-            report.notes.append(f"{path}: content identical, bytes differ (pyarrow {writer} vs {pa.__version__})")
-        else:
-            report.problems.append(problem)
+# ------------------------------------------------------------------------------------ stage 2: regeneration
+def start_regeneration(folder: Path, *, processes: int | None = None, progress: bool | None = None
+                       ) -> Regeneration | None:
+    """The regeneration of the configs that ``folder``'s manifest names (not yet entered), or None when the
+    manifest cannot be read or names configs that cannot be regenerated here (stage 1 reports why)."""
+    try:
+        manifest = untrusted.read_manifest(folder)
+        plan = plan_from_manifest(manifest)
+        rows = {(name, split): _manifest_rows(c, split) for name, c in manifest["configs"].items()
+                for split in c["splits"]}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):  # ExportError is a ValueError
+        return None
+    known = {s.name for s in all_specs()}
+    if _version_problems(manifest) or any(n not in known or get_spec(n).unavailable() for n in plan.configs):
+        return None
+    present = set(data_files(folder))
+    stored = [(path, folder, name) for (name, split), n in rows.items()
+              for path, _, _ in parquet_layout(name, split, n, ROWS_PER_FILE) if path in present]
+    return Regeneration(plan.configs, rows, stored, processes=processes, progress=progress)
+
+
+def compare_regenerated(folder: Path, manifest: dict[str, Any], report: Report, regeneration: Regeneration) -> None:
+    """Stage 2: the manifest's configs regenerated once (``builder.regenerate``), compared with every Parquet
+    file row by row and with the manifest's content; a file whose rows are right but whose bytes are not those
+    this code writes gets a note."""
+    plan = plan_from_manifest(manifest)
+    present = set(data_files(folder))
+    regenerated, files = regeneration.results()
+    expected = {MANIFEST, README, CHECKSUMS}
+    writer = manifest.get("writer", {}).get("pyarrow", "?")
+    for name, splits in regenerated.items():
+        for split, regen in splits.items():
+            claimed = regeneration.rows[(name, split)]
+            layout = parquet_layout(name, split, regen.num_examples, ROWS_PER_FILE)
+            expected.update(path for path, _, _ in layout)
+            if regen.num_examples != claimed:
+                report.problems.append(f"config {name}, split {split}: the manifest says {claimed} rows, "
+                                       f"the regenerated split has {regen.num_examples}")
+                continue
+            for path, start, stop in layout:
+                if path not in present:
+                    if not any(p.startswith(f"{path}: ") and "missing" in p for p in report.problems):
+                        report.problems.append(f"{path}: missing (the regenerated export has it)")
+                    continue
+                stored_file = files.get(path) or read_stored_file(folder, path, name)
+                problem = _file_difference(folder, path, stored_file, regen.row_digests[start:stop],
+                                           lambda i, name=name, split=split, start=start: regenerated_row(
+                                               name, plan.configs[name], split, start + i))
+                if problem:
+                    report.problems.append(f"{path}: {problem}")
+                elif not stored_file.same_bytes:
+                    report.notes.append(
+                        f"{path}: content identical, bytes differ (pyarrow {writer} vs {pa.__version__})")
+    problem = _manifest_difference(manifest, manifest_dict(plan, _split_outputs(regenerated)))
+    if problem:
+        report.problems.append(f"{MANIFEST}: {problem}")
     owned = owned_paths(manifest)
-    for path in sorted(p for p in present - set(expected) if owned(p)):
+    for path in sorted(p for p in present - expected if owned(p)):
         report.problems.append(f"{path}: not part of the regenerated export")
 
 
-def _placeholder_card(tmp: Path) -> Path:
-    path = tmp / "card.md"
-    path.write_text("---\n---\n", encoding="utf-8")
-    return path
+def _manifest_rows(config: Mapping[str, Any], split: str) -> int:
+    rows = config["splits"][split].get("num_examples")
+    return rows if isinstance(rows, int) and rows >= 0 else 0
+
+
+def _file_difference(folder: Path, path: str, stored: StoredFile, expected: list[bytes],
+                     regenerated_row: Callable[[int], dict[str, Any]]) -> str | None:
+    """Where a Parquet file's rows first differ from the regenerated ones (None: they are the same)."""
+    if stored.problem:
+        return stored.problem
+    i = first_mismatch(stored.row_digests, expected)
+    if i is None:
+        return None
+    if i < min(len(stored.row_digests), len(expected)):
+        actual = next(row for j, row in enumerate(stored_rows(folder, path)) if j == i)
+        wanted = regenerated_row(i)
+        cols = [k for k in wanted if actual.get(k) != wanted[k]] or [k for k in actual if k not in wanted]
+        return f"row {i}{_row_id(wanted)} differs from the regenerated row in {', '.join(cols)}"
+    return (f"{len(stored.row_digests)} rows, the regenerated file has {len(expected)} "
+            f"(first extra or missing row: {i})")
+
+
+def _split_outputs(regenerated: Mapping[str, Mapping[str, RegeneratedSplit]]) -> dict[str, dict[str, SplitOutput]]:
+    """The regenerated splits in the form ``manifest_dict`` takes (writer-dependent fields left empty)."""
+    return {
+        name: {
+            split: SplitOutput(split, r.num_examples, 0,
+                               [{"path": path, "rows": stop - start, "bytes": None, "sha256": None}
+                                for path, start, stop in parquet_layout(name, split, r.num_examples, ROWS_PER_FILE)],
+                               r.rows_sha256, r.jsonl_sha256, r.counts)
+            for split, r in splits.items()
+        }
+        for name, splits in regenerated.items()
+    }
+
+
+def _manifest_difference(published: Mapping[str, Any], regenerated: Mapping[str, Any]) -> str | None:
+    """The first field where two manifests differ in content (not in writer-dependent fields), or None."""
+    a, b = content_manifest(dict(published)), content_manifest(dict(regenerated))
+    return _first_field(a, b, "")
+
+
+def _first_field(a: Any, b: Any, where: str) -> str | None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in list(b) + [k for k in a if k not in b]:
+            if key not in a:
+                return f"{where}{key}: missing (the regenerated manifest has it)"
+            if key not in b:
+                return f"{where}{key}: not in the regenerated manifest"
+            found = _first_field(a[key], b[key], f"{where}{key}.")
+            if found:
+                return found
+        if list(a) != list(b):
+            return f"{where.rstrip('.') or '(top level)'}: fields in another order than the regenerated manifest's"
+        return None
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            found = _first_field(x, y, f"{where}{i}.")
+            if found:
+                return found
+        return None
+    if a != b or type(a) is not type(b):
+        return f"{where.rstrip('.')} is {json.dumps(a)[:100]}, the regenerated manifest has {json.dumps(b)[:100]}"
+    return None
+
+
+# ------------------------------------------------------------------------- verifications that publish reuses
+def verify_stamped(
+    folder: str | Path,
+    *,
+    reuse: bool = False,
+    regenerate: bool = True,
+    num_proc: int | None = None,
+    card: str | Path | None = None,
+    progress: bool | None = None,
+) -> Report:
+    """``verify`` that leaves a stamp (``builder.verified``) when a full verification passes; with ``reuse``, the
+    stamp of a full verification of the same bytes by the same code, against the same card, stands for one."""
+    from builder.verified import load_stamp, save_stamp, stamp_key
+
+    folder = Path(folder)
+    key = _stamp_key_or_none(stamp_key, folder, card)
+    if reuse and key:
+        stamp = load_stamp(key)
+        if stamp is not None:
+            return Report(notes=[*stamp["notes"], f"verified before, with regeneration (stamp {key[:12]}): "
+                                                  "the same bytes, code and card; not regenerated again"])
+    report = verify(folder, regenerate=regenerate, num_proc=num_proc, card=card, progress=progress)
+    if report.ok and regenerate and key and _stamp_key_or_none(stamp_key, folder, card) == key:
+        try:
+            save_stamp(key, folder, report.notes)
+        except OSError as exc:  # a read-only cache only costs the next publish a regeneration
+            report.notes.append(f"could not record this verification for publish ({exc})")
+    return report
+
+
+def _stamp_key_or_none(stamp_key: Callable[..., str], folder: Path, card: str | Path | None) -> str | None:
+    try:
+        return stamp_key(folder, card) if folder.is_dir() else None
+    except (OSError, ExportError):  # an unsafe folder gets no stamp; verify itself says why
+        return None

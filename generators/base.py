@@ -114,6 +114,16 @@ class Family(ABC):
         """
         raise NotImplementedError(f"{self.name} does not declare candidate_slots")
 
+    def settled_slots(self, hint: Constraint) -> list[str]:
+        """The other candidate slots that B's hint, with A's facts, also settles (docs/deviations/typeB-localization).
+
+        Where several slots would each complete A's facts, B's fact names them all: its ``slot_aliases`` accept a
+        request for any of them. The rule responder reads each one as its own quantity, so that a request for one
+        candidate is a request for the hint and a request for two of them is a request for two things. Families
+        with such hints store the list as the hint's ``settles``; markov and steady_state override this.
+        """
+        return [s for s in hint.get("settles", ()) if isinstance(s, str)]
+
     def candidates_for(self, view_a: list[Constraint], target: dict[str, Any]) -> list[str]:
         """``candidate_slots`` narrowed by the target A is asked about (the question is part of what A sees).
 

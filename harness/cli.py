@@ -17,10 +17,11 @@ import os
 import sys
 from pathlib import Path
 
-from harness import registry
+from harness import registry, untrusted
 from harness.errors import HarnessError
 from harness.inspect_adapter import importer as inspect_importer
 from harness.plugins import Benchmark, benchmarks
+from harness.redact import redact
 from harness.rundir import RunDir, write_json_atomic
 
 
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         return plugin.run(args)
     except HarnessError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {redact(str(exc), keys_too=True)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("interrupted: finished instances are saved; run the same command again to resume", file=sys.stderr)
@@ -172,9 +173,9 @@ def check_main_settings(out: Path, args: argparse.Namespace) -> None:
     path = out / MAIN_JSON
     if path.exists() and not getattr(args, "fresh", False):
         try:
-            before = json.loads(path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise HarnessError(f"{path}: unreadable ({type(exc).__name__}); use a new --out or --fresh") from None
+            before = untrusted.read_json(path)
+        except HarnessError as exc:
+            raise HarnessError(f"{exc}; use a new --out or --fresh") from None
         changed = {k: (before.get(k), v) for k, v in settings.items() if k in before and before[k] != v}
         if changed:
             said = ", ".join(f"--{k.replace('_', '-')} {old} (now {new})" for k, (old, new) in changed.items())

@@ -21,15 +21,19 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from generators.safefs import LOCK_NAME, FolderBusy, FolderLock, UnsafePath, atomic_writer
+from harness import untrusted
 from harness.errors import ConfigMismatch, HarnessError, InputError
+from harness.redact import redact
 from verifiers import safejson
 
 TRANSCRIPTS = "transcripts.jsonl"
@@ -57,22 +61,26 @@ def fingerprint(config: dict[str, Any]) -> str:
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        try:
-            text = safejson.dumps(data, indent=2, separators=(",", ": "))
-        except (ValueError, TypeError, RecursionError):  # as ``dumps``: strict JSON, a stray NaN named
-            text = safejson.dumps(safejson.strictify(data), indent=2, separators=(",", ": "))
-        f.write(text)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    """``data`` as indented strict JSON, by create-new-then-rename (never through a link), secrets redacted."""
+    try:
+        text = safejson.dumps(data, indent=2, separators=(",", ": "))
+    except (ValueError, TypeError, RecursionError):  # as ``dumps``: strict JSON, a stray NaN named
+        text = safejson.dumps(safejson.strictify(data), indent=2, separators=(",", ": "))
+    write_text_atomic(path, text + "\n")
 
 
-def sha256_file(path: Path) -> str | None:
+def write_text_atomic(path: Path, text: str) -> None:
+    """A report, CSV or JSON file by create-new-then-rename: a link planted at ``path`` is replaced, not followed."""
+    with atomic_writer(path, "w") as f:
+        f.write(redact(text))
+
+
+def sha256_file(path: Path, max_bytes: int = untrusted.MAX_TRANSCRIPT_BYTES) -> str | None:
+    """sha256 of a regular file (a final link is followed), None if there is none; a FIFO, a device or a file
+    over ``max_bytes`` is refused."""
     if not path.exists():
         return None
+    untrusted.check_regular(path, max_bytes)
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -108,60 +116,75 @@ class TranscriptState:
     """What an existing transcript holds: finished records keyed by instance id."""
 
     records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    line_of: dict[str, int] = field(default_factory=dict)  # instance id -> line number
     cut_line: int | None = None  # line number of a partial last line that was (or would be) cut off
     good_bytes: int = 0  # length of the valid prefix
 
 
-def read_transcripts(path: Path, key: str = "instance_id", repair: bool = False) -> TranscriptState:
-    """Read ``path``; with ``repair`` cut a crash-truncated last line off the file (saving its bytes)."""
+def read_transcripts(path: Path, key: str = "instance_id", repair: bool = False,
+                     schema: str | None = None) -> TranscriptState:
+    """Read ``path`` (a regular file under the size limits; each line checked against ``schema``); with
+    ``repair`` cut a crash-truncated last line off the file (saving its bytes)."""
     state = TranscriptState()
-    if not path.exists():
+    if not os.path.lexists(path):
         return state
-    data = path.read_bytes()
-    lines = data.split(b"\n")  # the chunk after the last newline is b"" for a clean file
     offset = 0
-    for index, raw in enumerate(lines):
-        lineno = index + 1
-        is_last = index == len(lines) - 1 or (index == len(lines) - 2 and lines[-1] == b"")
-        complete = index < len(lines) - 1  # followed by a newline
-        if not complete and not raw:
-            break
+    pending_bad: int | None = None  # a line that did not parse: fine only if it is the last one
+    for lineno, raw in enumerate(untrusted.iter_raw_lines(path), start=1):
+        if pending_bad is not None:
+            raise InputError(str(path), pending_bad, "corrupt transcript line (followed by other lines, so it was "
+                                                     "not cut by a crash); fix or remove it by hand, nothing was "
+                                                     "changed")
+        complete = raw.endswith(b"\n")
         if complete and not raw.strip():
-            offset += len(raw) + 1
+            offset += len(raw)
             continue
-        record = _parse_transcript_line(raw) if complete else None
+        record, _problem = untrusted.parse_record(raw) if complete else (None, None)
         if record is None:
-            if is_last or not complete:
-                state.cut_line = lineno
-                break
-            raise InputError(str(path), lineno, "corrupt transcript line (followed by other lines, so it was not cut "
-                                                "by a crash); fix or remove it by hand, nothing was changed")
-        rid = record.get(key)
-        if not isinstance(rid, str):
-            raise InputError(str(path), lineno, f"transcript line has no {key!r}")
-        if rid in state.records:
-            raise InputError(str(path), lineno, "duplicate transcript line for this instance", rid)
-        state.records[rid] = record
-        offset += len(raw) + 1
+            pending_bad = lineno
+            continue
+        _check_line(path, lineno, record, key, schema, state)
+        offset += len(raw)
+    state.cut_line = pending_bad
     state.good_bytes = offset
     if repair and state.cut_line is not None:
         _cut(path, offset, state.cut_line)
     return state
 
 
-def _parse_transcript_line(raw: bytes) -> dict[str, Any] | None:
+def _check_line(path: Path, lineno: int, record: dict[str, Any], key: str, schema: str | None,
+                state: TranscriptState) -> None:
+    rid = record.get(key)
+    if not isinstance(rid, str):
+        raise InputError(str(path), lineno, f"{key}: transcript line has no {key!r} string")
+    if schema is not None:
+        untrusted.check_record(schema, record, path, lineno, rid)
+    if rid in state.records:
+        raise InputError(str(path), lineno, "duplicate transcript line for this instance", rid)
+    state.records[rid] = record
+    state.line_of[rid] = lineno
+
+
+def _open_nofollow(path: Path, flags: int) -> int:
+    """A descriptor on the regular file ``path``, never through a link (a one-line ``HarnessError`` otherwise)."""
     try:
-        record = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return None
-    return record if isinstance(record, dict) else None
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, 0o644)
+    except OSError as exc:
+        if exc.errno == 40:  # ELOOP: a link
+            raise HarnessError(f"{path}: is a symbolic link; refusing to write through it") from None
+        raise HarnessError(f"{path}: cannot open: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise HarnessError(f"{path}: not a regular file; refusing to write to it")
+    os.set_blocking(fd, True)
+    return fd
 
 
 def _cut(path: Path, offset: int, lineno: int) -> None:
-    with open(path, "rb+") as f:
+    with os.fdopen(_open_nofollow(path, os.O_RDWR), "rb+") as f:
         f.seek(offset)
-        fragment = f.read()
-        with open(path.with_name(PARTIAL), "ab") as keep:
+        fragment = f.read(untrusted.MAX_LINE_BYTES + 1)
+        with os.fdopen(_open_nofollow(path.with_name(PARTIAL), os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab") as keep:
             keep.write(fragment + b"\n")
             keep.flush()
             os.fsync(keep.fileno())
@@ -180,12 +203,13 @@ class TranscriptWriter:
             raise HarnessError(f"fsync must be 'step' or 'each', not {fsync!r}")
         self.path = path
         self.fsync_each = fsync == "each"
-        self._file = open(path, "ab")  # noqa: SIM115 - closed in close()
+        # append-only, never through a link, never to a FIFO or a device
+        self._file = os.fdopen(_open_nofollow(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab")
         self.written = 0
 
     def write(self, records: Iterable[dict[str, Any]]) -> None:
         for record in records:
-            self._file.write((dumps(record) + "\n").encode())
+            self._file.write((redact(dumps(record)) + "\n").encode())
             self.written += 1
             if self.fsync_each:
                 self._sync()
@@ -216,19 +240,34 @@ class RunDir:
         self.metrics_json = self.path / METRICS_JSON
 
     def load_info(self) -> dict[str, Any] | None:
-        if not self.run_json.exists():
+        """``run.json`` (a regular file under the size limit, checked against ``schemas/run_info``), or None."""
+        if not os.path.lexists(self.run_json):
             return None
+        return untrusted.read_json(self.run_json, "run_info")
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the folder's writer lock (``FOLDER/.lock``) for the block: a second writer gets one line naming
+        this process and exits 2. A folder this call created and left empty is removed again."""
+        if self.path.exists() and not self.path.is_dir():
+            raise HarnessError(f"{self.path} is a file, not a run directory; use a new --out directory")
+        created = not self.path.exists()
         try:
-            info = json.loads(self.run_json.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, OSError) as exc:
-            raise HarnessError(f"{self.run_json}: unreadable run.json ({type(exc).__name__}); not a run "
-                               "directory of this toolkit? use a new --out directory") from None
-        if not isinstance(info, dict):
-            raise HarnessError(f"{self.run_json}: run.json is not a JSON object; use a new --out directory")
-        return info
+            self.path.mkdir(parents=True, exist_ok=True)
+            lock = FolderLock(self.path).acquire()
+        except FolderBusy as exc:
+            raise HarnessError(str(exc)) from None
+        except (UnsafePath, OSError) as exc:
+            raise HarnessError(f"{self.path}: cannot take the writer lock: {exc}") from None
+        try:
+            yield
+        finally:
+            lock.release()
+            if created:
+                _remove_if_only_lock(self.path)
 
     def prepare(
-        self, config: dict[str, Any], key: str = "instance_id"
+        self, config: dict[str, Any], key: str = "instance_id", schema: str | None = None
     ) -> tuple[dict[str, Any] | None, TranscriptState]:
         """Check that ``config`` matches what this directory was started with; read what is done.
 
@@ -239,12 +278,13 @@ class RunDir:
             raise HarnessError(f"{self.path} is a file, not a run directory; use a new --out directory")
         info = self.load_info()
         if info is None:
-            if self.transcripts.exists() and self.transcripts.stat().st_size > 0:
+            if os.path.lexists(self.transcripts) and (self.transcripts.is_symlink() or not self.transcripts.is_file()
+                                                      or self.transcripts.stat().st_size > 0):
                 raise HarnessError(f"{self.transcripts} exists without run.json; use a new --out directory")
             return None, TranscriptState()
         check_benchmark(info, config, self.path)
         check_config(info.get("config", {}), config, self.path)
-        return info, read_transcripts(self.transcripts, key=key, repair=True)
+        return info, read_transcripts(self.transcripts, key=key, repair=True, schema=schema)
 
     def writer(self, fsync: str = "step") -> TranscriptWriter:
         self.path.mkdir(parents=True, exist_ok=True)
@@ -263,12 +303,20 @@ class RunDir:
         self.save_info(info)
         if self.metrics_json.exists():
             try:
-                metrics = json.loads(self.metrics_json.read_text(encoding="utf-8"))
-            except (json.JSONDecodeError, UnicodeDecodeError):
+                metrics = untrusted.read_json(self.metrics_json)
+            except HarnessError:
                 return  # rewritten from the transcript at the end of the run
             if isinstance(metrics, dict):
                 metrics["label"] = label
                 write_json_atomic(self.metrics_json, metrics)
+
+
+def _remove_if_only_lock(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        if {p.name for p in path.iterdir()} <= {LOCK_NAME}:
+            with contextlib.suppress(FileNotFoundError):
+                (path / LOCK_NAME).unlink()
+            path.rmdir()
 
 
 BENCHMARK_NAMES = {"mira": "MIRA-Math", "elenchos": "Elenchos"}
@@ -348,7 +396,7 @@ def end_session_failed(run_dir: RunDir, info: dict[str, Any], session: dict[str,
     session["end"] = now_iso()
     session["end_status"] = status
     if not interrupted:
-        session["error"] = f"{type(exc).__name__}: {exc}"[:500]
+        session["error"] = redact(f"{type(exc).__name__}: {exc}", keys_too=True)[:500]
     info["status"] = status
     with contextlib.suppress(OSError):  # the original error matters more
         run_dir.save_info(info)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Any
+
+from verifiers.jsonparse import MAX_REPLY_CHARS
 
 TOKENS_PER_WORD = 1.3
+STORED_PREFIX_CHARS = 4096  # of a reply too long to be read: what the transcript keeps of it
 
 GREEK_NAMES = {
     "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
@@ -102,3 +107,14 @@ def word_count(text: str | None) -> int:
 def token_estimate(words: int) -> float:
     """The paper's approximate cost: 1.3 tokens per word."""
     return round(TOKENS_PER_WORD * words, 1)
+
+
+def stored_reply(text: str, limit: int = MAX_REPLY_CHARS) -> dict[str, Any]:
+    """The transcript fields for one model reply: ``{"message": text}``, or for a reply longer than ``limit`` (refused
+    unread by the parser) its first ``STORED_PREFIX_CHARS`` characters with ``message_chars`` (the whole length) and
+    ``message_sha256`` (of the whole reply, UTF-8): a 20 MB reply no longer makes a 20 MB transcript line."""
+    if len(text) <= limit:
+        return {"message": text}
+    whole = text.encode("utf-8", "surrogatepass")
+    return {"message": text[:STORED_PREFIX_CHARS], "message_chars": len(text),
+            "message_sha256": hashlib.sha256(whole).hexdigest()}

@@ -12,6 +12,8 @@ placeholder is replaced by the value in ``PLACEHOLDERS`` (``FILE`` is the README
 path on fewer instances). What cannot run here is skipped with the reason (``SKIPS``: a GPU or vLLM, an API
 key, the network, the whole main job, rewriting a tracked file, a benchmark), each covered by its own tests,
 named in the reason.
+The default split written into ``data/`` is generated small too (the full split is regenerated and checked
+byte for byte by ``tests/mira/test_default_split_checksums.py``).
 """
 
 from __future__ import annotations
@@ -36,7 +38,10 @@ COMMAND = re.compile(r"^(\.venv(-vllm)?/bin/|python3? |inspect |pip |make |DEVIC
 SMALLER = {"--n-a 20 --n-b 50": "--n-a 2 --n-b 2",
            "-m builder export --out MIRA-MATH": "-m builder export --out MIRA-MATH --n-a 1 --n-b 1 --difficulties 1 "
                                                 "--repetitions 1",
-           "--n-a 100 --n-b 100": "--n-a 1 --n-b 1 --difficulties 1 --repetitions 1"}
+           "--n-a 100 --n-b 100": "--n-a 1 --n-b 1 --difficulties 1 --repetitions 1",
+           # the default split into data/ (tests/mira/test_default_split_checksums.py regenerates it in full)
+           "-m generators mira --out data/": "-m generators mira --n-a 2 --n-b 2 --out data/",
+           "-m generators mira --four-shot --out data/": "-m generators mira --n-a 2 --n-b 2 --four-shot --out data/"}
 PROBE = "let plus = (\\m n -> NatElim (\\_ -> Nat) n (\\k r -> Succ r) m) : Nat -> Nat -> Nat\n" \
         "eval plus (Succ (Succ Zero)) (Succ (Succ (Succ Zero)))\n"
 PLACEHOLDERS = [  # (placeholder in a synopsis, what the test runs it with); {case} is the command's own name

@@ -3,6 +3,11 @@
 The solver is honest about the domain A is told (integers in [-(5+d), 5+d]): A's view alone is a line of
 rational solutions, and the integer points of that line inside the box are enumerated; an instance whose
 box holds only one of them (integrality and range would pin the answer) is rejected.
+
+Any unknown whose value fixes the other two would complete A's equations (``candidate_slots``: 2 or 3 of a, b, c).
+B's c names them all (docs/deviations/typeB-localization.md, "several candidates"): the hint carries ``settles``
+(the other candidates), its text says that with the two equations it also settles them (never their values), and
+a request for any one of them is a request for it.
 """
 
 from __future__ import annotations
@@ -45,7 +50,8 @@ class LinearSystemSeparator(BoxFamily):
             for i, (row, r) in enumerate(zip(z["rows"], z["rhs"], strict=True))
         ]
         domain = with_statement({"type": "domain", "integer": True, "lower": -bound, "upper": bound}, self.domain_text)
-        hint = {"type": "value", "var": "c", "value": z["solution"]["c"]}
+        settles = [v for v in self.candidate_slots([*eqs, domain]) if v != "c"]
+        hint = {"type": "value", "var": "c", "value": z["solution"]["c"], "settles": settles}
         notice = missing_slot_note(
             "c", "c is the separator variable: once the value of c is known, the two equations determine a and b "
             "uniquely."
@@ -66,7 +72,10 @@ class LinearSystemSeparator(BoxFamily):
             case "lin_eq":
                 return f"Equation {c['name'][2:]}: {lin_text(c['coeffs'], c['rhs'])}"
             case "value":
-                return f"{c['var']} = {c['value']}"
+                text = f"{c['var']} = {c['value']}"
+                if c.get("settles"):
+                    text += f" (with the two equations, this also settles {' and '.join(c['settles'])})"
+                return text
             case "domain":
                 return c["statement"] if is_slot_notice(c) else self.domain_text(c)
         raise ValueError(f"unknown constraint type {c['type']!r}")
@@ -97,6 +106,8 @@ class LinearSystemSeparator(BoxFamily):
         return None
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        if slot in VARS and hint.get("type") == "value" and hint.get("settles"):  # c settles the other candidates
+            return [alias for var in [slot, *hint["settles"]] for alias in self.slot_aliases(var, {})]
         if slot in VARS:
             names = [f"the value of {slot}", slot, f"{slot} = ?", f"the exact value of {slot}", f"the unknown {slot}"]
             if slot == "c":

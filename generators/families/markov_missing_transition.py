@@ -330,6 +330,10 @@ class MarkovMissingTransition(Family):
     def slot_name(self, c: Constraint) -> str | None:
         return slot_of(c["from_state"], c["to_state"]) if c["type"] == "transition" else None
 
+    def settled_slots(self, hint: Constraint) -> list[str]:
+        partner = hint.get("row_partner") if hint.get("type") == "transition" else None
+        return [] if partner is None else [slot_of(hint["from_state"], partner)]
+
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         i, j = parse_slot(slot)
         partner = hint.get("row_partner") if hint.get("type") == "transition" else None

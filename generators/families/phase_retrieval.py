@@ -9,6 +9,11 @@ Squared magnitudes of the length-4 DFT ``X_k = sum_n x_n (-i)^(kn)``, in the pap
 ``|X0|^2 = (x0+x1+x2+x3)^2``, ``|X1|^2 = |X3|^2 = (x0-x2)^2 + (x1-x3)^2``, ``|X2|^2 = (x0-x1+x2-x3)^2``.
 Writing ``u = x0+x2``, ``v = x1+x3``, ``p = x0-x2``, ``q = x1-x3`` they are ``(u+v)^2``, ``p^2+q^2``,
 ``(u-v)^2``: the solver enumerates ``(u, v)`` from the two square roots and ``(p, q)`` on the circle.
+
+A's view admits exactly x and -x, so the sign of any non-zero entry would complete it (``candidate_slots``: 1, 2
+or 4 signs). B's sign(x0) names them all (docs/deviations/typeB-localization.md, "several candidates"): the hint
+carries ``settles`` (the other candidate signs), its text says that with the magnitudes it also settles them
+(never their values), and a request for any one of them is a request for it.
 """
 
 from __future__ import annotations
@@ -108,6 +113,14 @@ def sign_text(s: int) -> str:
     return "+1" if s > 0 else "-1"
 
 
+def _signs_of(slots: list[str]) -> str:
+    """``["sign(x2)", "sign(x3)"]`` -> "the signs of x2 and x3" (never their values)."""
+    names = [slot[len("sign("):-1] for slot in slots]
+    if len(names) == 1:
+        return f"the sign of {names[0]}"
+    return f"the signs of {', '.join(names[:-1])} and {names[-1]}"
+
+
 class PhaseRetrieval(Family):
     name = "phase_retrieval"
     prefix = "pha"
@@ -122,7 +135,6 @@ class PhaseRetrieval(Family):
     def views(self, z: dict[str, Any]) -> Views:
         x, bound = tuple(z["x"]), z["bound"]
         mags = {"type": "fft_mag_sq", "values": list(magnitudes(x))}
-        sign = {"type": "sign", "index": 0, "sign": 1 if x[0] > 0 else -1}
         convention = {
             "type": "domain",
             "statement": "X_k = x0 + x1·(-i)^k + x2·(-i)^(2k) + x3·(-i)^(3k) (k = 0, 1, 2, 3) is the length-4 "
@@ -135,6 +147,8 @@ class PhaseRetrieval(Family):
             "bound": bound,
             "nonzero": ["x0"],
         }
+        settles = [slot for slot in self.candidate_slots([mags, convention, box]) if slot != "sign(x0)"]
+        sign = {"type": "sign", "index": 0, "sign": 1 if x[0] > 0 else -1, "settles": settles}
         notice = missing_slot_note("sign(x0)", "The sign of x0, sign(x0) = +1 or -1, is not given to you; your partner "
                                    "knows it.")
         return Views(
@@ -203,12 +217,17 @@ class PhaseRetrieval(Family):
                     f"|X_{k}|^2 = {v}" for k, v in enumerate(c["values"])
                 )
             case "sign":
-                return f"sign(x{c['index']}) = {sign_text(c['sign'])}"
+                text = f"sign(x{c['index']}) = {sign_text(c['sign'])}"
+                if c.get("settles"):
+                    text += f" (with the squared DFT magnitudes, this also settles {_signs_of(c['settles'])})"
+                return text
             case "domain":
                 return c["statement"]
         raise ValueError(f"unknown constraint type {c['type']!r}")
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        if hint.get("type") == "sign" and hint.get("settles"):  # B's sign settles every candidate sign
+            return [alias for sign in [slot, *hint["settles"]] for alias in self.slot_aliases(sign, {})]
         if slot == "|X_k|^2":
             return [
                 "the squared DFT magnitudes |X_k|^2",

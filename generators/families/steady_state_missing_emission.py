@@ -333,6 +333,10 @@ class SteadyStateMissingEmission(Family):
                 return f"E[{c['state']}][{c['symbol']}]"
         return None
 
+    def settled_slots(self, hint: Constraint) -> list[str]:
+        partner = hint.get("row_partner") if hint.get("type") == "emission" else None
+        return [] if partner is None else [f"E[{hint['state']}][{partner}]"]
+
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         m = _SLOT.match(slot)
         if m is None:

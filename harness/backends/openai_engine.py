@@ -33,6 +33,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from harness import redact as secrets
 from harness.backends.base import BackendError, ChatRequest, Completion, Decoding, Engine
 from harness.backends.options import Options
 
@@ -121,6 +122,7 @@ class OpenAIEngine(Engine):
                                    "(or give base_url=... for a local server)")
             key = "EMPTY"
         self._secret = key if key != "EMPTY" else None
+        secrets.register(self._secret)
         self.base_url = base_url
         self.api_key_env = api_key_env
         self.concurrency = concurrency
@@ -165,9 +167,9 @@ class OpenAIEngine(Engine):
 
     def redact(self, text: str, keys_too: bool = True) -> str:
         """``text`` without the key (and, in error texts, without anything shaped like an API key)."""
-        if self._secret and len(self._secret) >= 4:
-            text = text.replace(self._secret, _REDACTED)
-        return re.sub(r"sk-[A-Za-z0-9_\-*]{6,}", _REDACTED, text) if keys_too else text
+        if self._secret and len(self._secret) >= secrets.MIN_SECRET:  # any case: a server may echo it lowercased
+            text = re.sub(re.escape(self._secret), _REDACTED, text, flags=re.IGNORECASE)
+        return secrets.redact(text, keys_too)
 
     # ------------------------------------------------------------------------------------------ calls
     def _generate(self, requests: list[ChatRequest], decoding: Decoding) -> list[Completion]:

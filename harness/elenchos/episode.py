@@ -22,6 +22,7 @@ from harness.elenchos.metrics import session_metrics
 from harness.elenchos.tools import AuditSession
 from harness.elenchos.types import ElenchosTurn, ToolCall, ToolExchange, ToolResult
 from harness.scheduler import Pending
+from harness.text import stored_reply
 
 AGENT = "agent"
 TRANSCRIPT_FORMAT = "elenchos-transcript/1"
@@ -107,7 +108,7 @@ class ElenchosEpisode:
         if must_submit:
             event["must_submit"] = True
         if call.message:
-            event["message"] = call.message
+            event.update(stored_reply(call.message))
         if call.parse_error is not None:
             event["parse_error"] = call.parse_error
         self.events.append(event)

@@ -8,7 +8,7 @@ crash-cut repair, resume) and the agent registry (role ``elenchos.agent``).
 from __future__ import annotations
 
 import hashlib
-import json
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -22,7 +22,7 @@ from elenchos import ELENCHOS_VERSION
 from elenchos.family import PI_RSA_CHOICES, family, level0_probes
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions, suite_of
 from generators.sources import SESSIONS, wrong_kind
-from harness import HARNESS_VERSION, registry
+from harness import HARNESS_VERSION, registry, untrusted
 from harness.elenchos import PROTOCOL_VERSION
 from harness.elenchos.episode import AGENT, ElenchosEpisode
 from harness.elenchos.metrics import session_metrics, summarize
@@ -47,6 +47,8 @@ from schemas import schema_errors
 from verifiers.jsonl import parse_json_line
 
 ROLE = "elenchos.agent"
+TRANSCRIPT_SCHEMA = "elenchos_transcript"
+MAX_REPETITIONS = 100  # sessions per set and level; checked before any session is built
 SRA_SPECS = ("sra", "simple_reflex_agent")
 
 
@@ -202,6 +204,9 @@ def validate(cfg: ElenchosRunConfig) -> None:
         raise HarnessError("--max-concurrent must be at least 1")
     if cfg.repetitions < 1:
         raise HarnessError("--repetitions must be at least 1")
+    if cfg.repetitions > MAX_REPETITIONS:
+        raise HarnessError(f"--repetitions {cfg.repetitions}: at most {MAX_REPETITIONS} (the papers use 5; "
+                           f"{MAX_REPETITIONS} already makes about {MAX_REPETITIONS * 69} Ladder sessions)")
     if cfg.pi_rsa not in PI_RSA_CHOICES:
         raise HarnessError(f"--pi-rsa must be one of {', '.join(PI_RSA_CHOICES)}")
 
@@ -212,13 +217,19 @@ def run_elenchos(cfg: ElenchosRunConfig) -> ElenchosRunResult:
     records, source = load_sessions(cfg)
     config = run_config(cfg, records)
     run_dir = RunDir(cfg.out)
-    info, done = run_dir.prepare(config)
+    with run_dir.locked():  # one writer per run folder, for the life of the run
+        return _run_locked(cfg, records, source, config, run_dir)
+
+
+def _run_locked(cfg: ElenchosRunConfig, records: list[dict[str, Any]], source: str | dict[str, Any],
+                config: dict[str, Any], run_dir: RunDir) -> ElenchosRunResult:
+    info, done = run_dir.prepare(config, schema=TRANSCRIPT_SCHEMA)
     todo = [r for r in records if r["id"] not in done.records]
     if info is not None:
         run_dir.relabel(info, cfg.label)
     if info is not None and info.get("status") == "complete" and not todo:
         if run_dir.metrics_json.exists():
-            return ElenchosRunResult(run_dir, json.loads(run_dir.metrics_json.read_text(encoding="utf-8")), info, 0)
+            return ElenchosRunResult(run_dir, untrusted.read_json(run_dir.metrics_json), info, 0)
         return ElenchosRunResult(run_dir, finish_metrics(run_dir, info)[0], info, 0)
     agent = make_agent(cfg)  # before anything is written: a bad agent leaves no folder behind
     try:
@@ -332,9 +343,13 @@ def check_agent_identity(info: dict[str, Any] | None, agent: ElenchosAgent, wher
 
 
 def load_lines(run_dir: RunDir) -> list[dict[str, Any]]:
+    """The finished transcript lines, each checked against ``schemas/elenchos_transcript`` (and its session)."""
     from harness.rundir import read_transcripts
 
-    return list(read_transcripts(run_dir.transcripts).records.values())
+    if not os.path.lexists(run_dir.transcripts):
+        raise HarnessError(f"{run_dir.path}: no {run_dir.transcripts.name} (is this a run directory?)")
+    state = read_transcripts(run_dir.transcripts, schema=TRANSCRIPT_SCHEMA)
+    return list(state.records.values())
 
 
 def finish_metrics(run_dir: RunDir, info: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -351,8 +366,16 @@ def metrics_document(info: dict[str, Any], rows: list[dict[str, Any]]) -> dict[s
             "agent": info.get("config", {}).get("agent"), **summarize(rows)}
 
 
-def recompute_rows(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [session_metrics(line) for line in lines]
+def recompute_rows(run_dir: RunDir, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every session's metrics from its events; a schema-valid line that still cannot be scored is named."""
+    rows = []
+    for line in lines:
+        try:
+            rows.append(session_metrics(line))
+        except Exception as exc:  # a crafted line must end in one clear line, never a traceback
+            raise InputError(str(run_dir.transcripts), None, f"events: cannot be scored ({type(exc).__name__})",
+                             line.get("instance_id")) from None
+    return rows
 
 
 def usage_totals(lines: list[dict[str, Any]]) -> dict[str, dict[str, int]]:

@@ -22,18 +22,29 @@ from harness.elenchos.report import (
 )
 from harness.elenchos.run import load_lines, metrics_document, recompute_rows
 from harness.errors import HarnessError
-from harness.rundir import RunDir, write_json_atomic
+from harness.rundir import RunDir, write_json_atomic, write_text_atomic
 
 
 def score_run(path: str | Path, write: bool = True, quiet: bool = True) -> ScoredRun:
+    """Recompute one run's metrics; with ``write`` (under the folder's writer lock) rewrite its files."""
     run_dir = RunDir(path)
+    if not write:
+        return _score_run(run_dir, write, quiet)
+    if not run_dir.path.is_dir():
+        raise HarnessError(f"{run_dir.path}: not a run directory")
+    with run_dir.locked():
+        return _score_run(run_dir, write, quiet)
+
+
+def _score_run(run_dir: RunDir, write: bool, quiet: bool) -> ScoredRun:
+    path = run_dir.path
     info = run_dir.load_info()
     if info is None:
         raise HarnessError(f"{path}: not a run directory (no run.json)")
     if info.get("benchmark") != "elenchos":
         raise HarnessError(f"{path}: run.json says benchmark {info.get('benchmark')!r}, not elenchos")
     lines = load_lines(run_dir)
-    rows = recompute_rows(lines)
+    rows = recompute_rows(run_dir, lines)
     mismatched = [r["id"] for r, line in zip(rows, lines, strict=True) if r != line.get("live_metrics")]
     if mismatched and not quiet:
         print(f"{path}: {len(mismatched)} session(s) whose live metrics differ from the recomputed ones "
@@ -43,9 +54,9 @@ def score_run(path: str | Path, write: bool = True, quiet: bool = True) -> Score
     if write:
         write_json_atomic(run_dir.metrics_json, metrics)
         tables = run_tables(scored)
-        (run_dir.path / "report.md").write_text(render_markdown(tables), encoding="utf-8")
-        (run_dir.path / "by_k_class.csv").write_text(tables[0].csv(), encoding="utf-8")
-        (run_dir.path / "per_session.csv").write_text(session_table(metrics).csv(), encoding="utf-8")
+        write_text_atomic(run_dir.path / "report.md", render_markdown(tables))
+        write_text_atomic(run_dir.path / "by_k_class.csv", tables[0].csv())
+        write_text_atomic(run_dir.path / "per_session.csv", session_table(metrics).csv())
     return scored
 
 
@@ -62,10 +73,10 @@ def compare(scored: list[ScoredRun], out: str | None = None, quiet: bool = False
         print(render_text(tables))
     if out:
         target = Path(out)
-        target.mkdir(parents=True, exist_ok=True)
-        (target / "report.md").write_text(render_markdown(tables), encoding="utf-8")
         summary = {s.label: {"path": str(s.path), "overall": brief(s.metrics["overall"]),
                              "by_k_class": {k: brief(v) for k, v in s.metrics["by_k_class"].items()}}
                    for s in scored}
-        write_json_atomic(target / "summary.json", summary)
+        with RunDir(target).locked():
+            write_text_atomic(target / "report.md", render_markdown(tables))
+            write_json_atomic(target / "summary.json", summary)
     return scored

@@ -12,16 +12,22 @@ its sha256, generate config, git revision) in place of our session bookkeeping.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from harness import HARNESS_VERSION
+from generators.safefs import LOCK_NAME
+from harness import HARNESS_VERSION, untrusted
 from harness.errors import HarnessError
-from harness.rundir import RunDir, environment, fingerprint, sha256_file
+from harness.rundir import METRICS_JSON, PARTIAL, RUN_JSON, TRANSCRIPTS, RunDir, environment, fingerprint, sha256_file
 
 MIRA_KEYS = ("mira_transcript", "mira_run")
 ELENCHOS_KEYS = ("elenchos_transcript", "elenchos_run")
+LINE_SCHEMAS = {"mira": "mira_transcript", "elenchos": "elenchos_transcript"}
+RUN_SCHEMA = "inspect_run"
+WRITTEN = (TRANSCRIPTS, RUN_JSON, METRICS_JSON, PARTIAL)  # what a failed import removes again
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -45,6 +51,7 @@ def _read(path: str) -> Any:
         raise HarnessError("import-inspect needs inspect_ai: pip install -e '.[inspect]'") from None
     if not Path(path).exists():
         raise HarnessError(f"{path}: no such inspect log")
+    untrusted.check_regular(path, untrusted.MAX_INSPECT_LOG_BYTES)
     try:
         return read_eval_log(path)
     except Exception as exc:  # inspect raises several types for unreadable logs
@@ -59,13 +66,28 @@ def import_log(path: str, out: str, label: str | None = None) -> dict[str, Any]:
     if any((s.epoch or 1) > 1 for s in samples):
         raise HarnessError(f"{path}: a log with several epochs cannot become one run directory (one line per instance)")
     benchmark, lines, run_info, skipped = _transcripts(path, samples)
-    run_dir = RunDir(out)
-    if run_dir.path.exists() and any(run_dir.path.iterdir()):
-        raise HarnessError(f"{run_dir.path}: exists and is not empty; import into a new --out directory")
-    run_dir.path.mkdir(parents=True, exist_ok=True)
     lines.sort(key=lambda line: line["instance_id"])
-    if benchmark == "elenchos":
-        _check_elenchos_lines(path, lines)
+    run_dir = RunDir(out)
+    if run_dir.path.exists() and not run_dir.path.is_dir():
+        raise HarnessError(f"{run_dir.path}: is a file; import into a new --out directory")
+    with run_dir.locked():
+        if any(p.name != LOCK_NAME for p in run_dir.path.iterdir()):
+            raise HarnessError(f"{run_dir.path}: exists and is not empty; import into a new --out directory")
+        try:
+            return _write_run(run_dir, log, path, benchmark, lines, run_info, skipped, label)
+        except BaseException:
+            _remove_written(run_dir)  # a failed import leaves nothing behind
+            raise
+
+
+def _remove_written(run_dir: RunDir) -> None:
+    for name in WRITTEN:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(run_dir.path / name)
+
+
+def _write_run(run_dir: RunDir, log: Any, path: str, benchmark: str, lines: list[dict[str, Any]],
+               run_info: dict[str, Any], skipped: list[dict[str, Any]], label: str | None) -> dict[str, Any]:
     with run_dir.writer() as writer:
         writer.write(lines)
     info = _info(log, path, benchmark, run_info, lines, skipped, label)
@@ -74,7 +96,13 @@ def import_log(path: str, out: str, label: str | None = None) -> dict[str, Any]:
         from harness.mira.run import finish_metrics
     else:
         from harness.elenchos.run import finish_metrics  # type: ignore[assignment]
-    metrics, info["usage"] = finish_metrics(run_dir, info)
+    try:
+        metrics, info["usage"] = finish_metrics(run_dir, info)
+    except HarnessError:
+        raise
+    except Exception as exc:  # live metrics of another shape: the log was not written by our tasks
+        raise HarnessError(f"{path}: the samples' live_metrics cannot be summarised ({type(exc).__name__}); "
+                           "not a log of harness/inspect_tasks.py?") from None
     info["transcript_sha256"] = sha256_file(run_dir.transcripts)
     info["summary"] = _summary(benchmark, metrics)
     run_dir.save_info(info)
@@ -83,32 +111,52 @@ def import_log(path: str, out: str, label: str | None = None) -> dict[str, Any]:
 
 def _transcripts(path: str, samples: list[Any]) -> tuple[str, list[dict[str, Any]], dict[str, Any], list[dict]]:
     benchmark, run_info, lines, skipped = None, None, [], []
+    seen: set[str] = set()
     for sample in samples:
         store = sample.store or {}
+        if not isinstance(store, dict):
+            raise HarnessError(f"{path} [{_sid(sample)}]: store: not an object")
         kind = "mira" if MIRA_KEYS[0] in store else ("elenchos" if ELENCHOS_KEYS[0] in store else None)
         if kind is None:
-            skipped.append({"id": sample.id, "error": sample.error.message if sample.error else "no transcript"})
+            error = getattr(sample.error, "message", None) if sample.error else "no transcript"
+            skipped.append({"id": _sid(sample), "error": str(error)[:500]})
             continue
         keys = MIRA_KEYS if kind == "mira" else ELENCHOS_KEYS
         if benchmark not in (None, kind):
             raise HarnessError(f"{path}: the log mixes MIRA-Math and Elenchos samples")
-        benchmark, run_info = kind, store.get(keys[1]) or run_info
         line = store[keys[0]]
         if not isinstance(line, dict) or not isinstance(line.get("instance_id"), str):
-            raise HarnessError(f"{path} [{sample.id}]: store[{keys[0]!r}] is not a transcript line (no instance_id)")
+            raise HarnessError(f"{path} [{_sid(sample)}]: store[{keys[0]!r}] is not a transcript line (no instance_id)")
+        _check_part(path, sample, f"store.{keys[0]}", LINE_SCHEMAS[kind], line)
+        if store.get(keys[1]) is not None:
+            _check_part(path, sample, f"store.{keys[1]}", RUN_SCHEMA, store[keys[1]])
+            if store[keys[1]].get("benchmark", kind) != kind:
+                raise HarnessError(f"{path} [{_sid(sample)}]: store.{keys[1]}.benchmark: not {kind!r}")
+        benchmark, run_info = kind, store.get(keys[1]) or run_info
+        if line["instance_id"] in seen:
+            raise HarnessError(f"{path} [{_sid(sample)}]: store.{keys[0]}.instance_id: a second line for "
+                               f"{line['instance_id'][:100]!r}")
+        seen.add(line["instance_id"])
         lines.append(line)
     if benchmark is None or run_info is None:
         raise HarnessError(f"{path}: no sample has a transcript of harness/inspect_tasks.py (mira_math or elenchos)")
     return benchmark, lines, run_info, skipped
 
 
-def _check_elenchos_lines(path: str, lines: list[dict[str, Any]]) -> None:
-    from schemas import schema_errors
+def _sid(sample: Any) -> str:
+    return str(getattr(sample, "id", "?"))[:100]
 
-    for line in lines:
-        problems = schema_errors("elenchos_transcript", line)
-        if problems:
-            raise HarnessError(f"{path} [{line.get('instance_id')}]: transcript violates the schema: {problems[0]}")
+
+def _check_part(path: str, sample: Any, field: str, schema: str, value: Any) -> None:
+    """A store entry, checked against its schema (and the reader's nesting limit) before anything uses it."""
+    if untrusted.too_deep(value):
+        problem: str | None = f"(record): nested deeper than {untrusted.MAX_DEPTH} levels"
+    else:
+        problem = untrusted.record_problem(schema, value)
+    if problem is not None:
+        where = field if problem.startswith("(record)") else f"{field}."
+        problem = problem.removeprefix("(record)")
+        raise HarnessError(f"{path} [{_sid(sample)}]: {where}{' '.join(problem.split())[:300]}")
 
 
 def _agent(log: Any) -> dict[str, Any]:

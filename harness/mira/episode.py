@@ -26,7 +26,7 @@ from typing import Any
 from harness.mira.audit import grade_answer, offer_is_canonical
 from harness.mira.types import DECLINE_MESSAGE, Exchange, ResponderDecision, ResponderTurn, SolverAction, SolverTurn
 from harness.scheduler import Pending, internal_error_message
-from harness.text import token_estimate, word_count
+from harness.text import stored_reply, token_estimate, word_count
 
 TRANSCRIPT_FORMAT = "mira-transcript/1"
 CONDITIONS = ("standard", "oracle_hint")
@@ -220,7 +220,10 @@ class MiraEpisode:
 
     # ------------------------------------------------------------------ bookkeeping
     def _log(self, agent: str, kind: str, message: str, **fields: Any) -> None:
-        event: dict[str, Any] = {"turn": self.turn, "agent": agent, "type": kind, "message": message}
+        event: dict[str, Any] = {"turn": self.turn, "agent": agent, "type": kind}
+        event.update(stored_reply(message) if isinstance(message, str) else {"message": message})
+        if "message_chars" in event:  # the scorer recounts words from the message: keep the whole reply's count
+            event["message_words"] = word_count(message)
         event.update({k: v for k, v in fields.items() if v is not None or k == "answer"})
         self.events.append(event)
 

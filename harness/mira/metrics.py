@@ -48,7 +48,8 @@ def instance_metrics(record: dict[str, Any]) -> dict[str, Any]:
     for event in events:
         agent, kind = event.get("agent"), event.get("type")
         if agent in ("A", "B"):
-            words += word_count(event.get("message"))
+            words += event["message_words"] if isinstance(event.get("message_words"), int) else word_count(
+                event.get("message"))
         if agent == "A" and kind == "request":
             requests += 1
         elif agent == "A" and kind == "parse_error":

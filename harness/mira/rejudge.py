@@ -18,6 +18,7 @@ Privileged responders (``rule``) need the instance records: the dataset file rec
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
 from collections import Counter
@@ -27,7 +28,8 @@ from typing import Any
 
 from tqdm import tqdm
 
-from harness import HARNESS_VERSION, registry
+from generators.safefs import open_regular
+from harness import HARNESS_VERSION, registry, untrusted
 from harness.errors import ConfigMismatch, HarnessError
 from harness.mira.audit import audit_form, offer_is_canonical
 from harness.mira.dataset import load_dataset
@@ -47,6 +49,7 @@ from harness.rundir import (
     sha256_file,
     with_article,
     write_json_atomic,
+    write_text_atomic,
 )
 from harness.scheduler import Pending, run_episodes
 
@@ -255,6 +258,14 @@ def rejudge(run_path: str, responder_spec: str, options: dict[str, str], out: st
         "responder_options": options,
     }
     target = RunDir(out)
+    with target.locked():  # one writer per output folder
+        return _rejudge_locked(target, config, records, info, run_path, responder_spec, options, dataset,
+                               max_concurrent, fsync)
+
+
+def _rejudge_locked(target: RunDir, config: dict[str, Any], records: list[dict[str, Any]], info: dict[str, Any],
+                    run_path: str, responder_spec: str, options: dict[str, str], dataset: str | None,
+                    max_concurrent: int | None, fsync: str) -> dict[str, Any]:
     old_info, done = target.prepare(config)
     todo = [r for r in records if r["instance_id"] not in done.records]
     if todo:
@@ -284,14 +295,14 @@ def rejudge(run_path: str, responder_spec: str, options: dict[str, str], out: st
     else:
         new_info = old_info or {}
     lines = list(read_transcripts(target.transcripts).records.values())
-    summary, disagreements = summarize(lines)
+    try:
+        summary, disagreements = summarize(lines)
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise HarnessError(f"{target.transcripts}: not a transcript of run_eval.py rejudge "
+                           f"({type(exc).__name__}: {str(exc)[:100]}); use a new --out directory") from None
     write_json_atomic(target.path / AGREEMENT_JSON, {"source_run": str(run_path), "responder": responder_spec,
                                                      **summary})
-    tmp = target.path / (DISAGREEMENTS + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        for row in disagreements:
-            f.write(dumps(row) + "\n")
-    tmp.replace(target.path / DISAGREEMENTS)
+    write_text_atomic(target.path / DISAGREEMENTS, "".join(dumps(row) + "\n" for row in disagreements))
     if new_info:
         new_info.update(status="complete", end_time=now_iso(), transcript_sha256=sha256_file(target.transcripts),
                         summary={"requests": summary["overall"]["requests"],
@@ -302,7 +313,9 @@ def rejudge(run_path: str, responder_spec: str, options: dict[str, str], out: st
 
 def _instances(info: dict[str, Any], override: str | None, sha256: str | None) -> dict[str, dict[str, Any]]:
     """The run's instances, reopened as the run recorded them: a JSONL path, or an export folder's or Hub
-    release's config (``dataset.source``: folder or repo id, config, resolved commit); ``--dataset`` overrides."""
+    release's config (``dataset.source``: folder or repo id, config, resolved commit); ``--dataset`` (the user's
+    own choice) overrides. A recorded JSONL path is read only if it is a regular file with the checksum the run
+    records (run.json is untrusted: it must not make rejudge read, or say anything about, an arbitrary file)."""
     recorded = info.get("dataset") or {}
     source = recorded.get("source") if isinstance(recorded.get("source"), dict) else None
     if override:
@@ -312,6 +325,7 @@ def _instances(info: dict[str, Any], override: str | None, sha256: str | None) -
         revision = source.get("resolved_revision") or source.get("revision") if source.get("kind") == "hub" else None
         data = load_dataset(source["source"], config=source.get("config"), revision=revision)
     elif recorded.get("path"):
+        _check_recorded_dataset(str(recorded["path"]), sha256)
         data = load_dataset(recorded["path"])
     else:
         raise HarnessError("the run's run.json names no dataset; pass --dataset FILE|FOLDER")
@@ -319,6 +333,26 @@ def _instances(info: dict[str, Any], override: str | None, sha256: str | None) -
         raise ConfigMismatch(f"{data.path}: sha256 {data.sha256} is not the dataset the run was made on ({sha256}); "
                              "pass the right file with --dataset")
     return {inst["id"]: inst for inst in data.instances}
+
+
+def _check_recorded_dataset(path: str, sha256: str | None) -> None:
+    """Refuse the dataset path recorded in run.json unless that file is the run's dataset, byte for byte; the one
+    message says nothing about what, if anything, is at the path."""
+    refusal = HarnessError(f"the dataset file named in the run's run.json ({path[:200]!r}) is not the dataset the "
+                           "run was made on (missing, not a regular JSONL file, or another checksum); pass the "
+                           "run's dataset with --dataset FILE")
+    if not sha256 or not isinstance(sha256, str):
+        raise refusal
+    try:
+        target = Path(path).resolve()
+        with open_regular(target, untrusted.MAX_DATASET_BYTES) as f:
+            h = hashlib.sha256()
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+    except (OSError, ValueError, RuntimeError):
+        raise refusal from None
+    if h.hexdigest() != sha256:
+        raise refusal
 
 
 def _check_identity(info: dict[str, Any] | None, responder: Any, where: RunDir) -> None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generators.safefs import atomic_writer
 from harness.report import Column, Table
 
 REGIME_SHORT = {"zero_shot": "ZS", "four_shot": "4S"}
@@ -324,6 +325,7 @@ def _finish_axes(ax: Any, title: str) -> None:
 
 def _save(plt: Any, fig: Any, path: Path) -> Path:
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    with atomic_writer(path, "wb") as f:  # never through a link planted at ``path``
+        fig.savefig(f, dpi=110, format=path.suffix.lstrip(".") or "png")
     plt.close(fig)
     return path

@@ -33,6 +33,7 @@ from harness.rundir import (
 from harness.scheduler import run_episodes
 
 INFERENCE_SEED = 1234
+TRANSCRIPT_SCHEMA = "mira_transcript"
 
 
 @dataclass
@@ -125,7 +126,13 @@ def run_mira(cfg: MiraRunConfig) -> MiraRunResult:
     regime = resolve_regime(cfg.regime, dataset)
     config = run_config(cfg, dataset, regime)
     run_dir = RunDir(cfg.out)
-    info, done = run_dir.prepare(config)
+    with run_dir.locked():  # one writer per run folder, for the life of the run
+        return _run_locked(cfg, dataset, regime, config, run_dir)
+
+
+def _run_locked(cfg: MiraRunConfig, dataset: Dataset, regime: str, config: dict[str, Any],
+                run_dir: RunDir) -> MiraRunResult:
+    info, done = run_dir.prepare(config, schema=TRANSCRIPT_SCHEMA)
     todo = [inst for inst in dataset.instances if inst["id"] not in done.records]
     if info is not None:
         run_dir.relabel(info, cfg.label)

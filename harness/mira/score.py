@@ -10,12 +10,16 @@ instances) are printed and, with ``out``, written there too.
 from __future__ import annotations
 
 import csv
+import io
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from harness.errors import HarnessError
+from generators.answers import decode_answer
+from harness import untrusted
+from harness.errors import HarnessError, InputError
 from harness.mira.metrics import instance_metrics, summarize
 from harness.mira.report import (
     ScoredRun,
@@ -28,36 +32,62 @@ from harness.mira.report import (
     run_tables,
     view_pairs,
 )
-from harness.report import Table
-from harness.rundir import RunDir, read_transcripts, write_json_atomic
+from harness.report import Table, csv_text, md_text
+from harness.rundir import RunDir, read_transcripts, write_json_atomic, write_text_atomic
 
 PER_INSTANCE_FIELDS = ("instance_id", "family", "type", "difficulty", "regime", "condition", "view_variant",
                        "end_reason")
+TRANSCRIPT_SCHEMA = "mira_transcript"
 
 
 def load_records(run_dir: RunDir) -> list[dict[str, Any]]:
-    """Finished transcript lines, in file order; a crash-cut last line is skipped (and reported)."""
-    if not run_dir.transcripts.exists():
+    """Finished transcript lines, in file order, each checked against ``schemas/mira_transcript`` and its expected
+    answer decoded; a crash-cut last line is skipped (and reported)."""
+    if not os.path.lexists(run_dir.transcripts):
         raise HarnessError(f"{run_dir.path}: no {run_dir.transcripts.name} (is this a run directory?)")
-    state = read_transcripts(run_dir.transcripts)
+    state = read_transcripts(run_dir.transcripts, schema=TRANSCRIPT_SCHEMA)
     if state.cut_line is not None:
         print(f"{run_dir.transcripts}:{state.cut_line}: partial last line (interrupted run) is not scored; "
               "resume the run to redo it", file=sys.stderr)
-    records = list(state.records.values())
-    for i, record in enumerate(records, start=1):
-        if record.get("format") != "mira-transcript/1":
-            raise HarnessError(f"{run_dir.transcripts}:{i}: not a MIRA-Math transcript line "
-                               f"(format {record.get('format')!r})")
-    return records
+    for rid, record in state.records.items():
+        try:
+            decode_answer(record["answer_type"], record["expected"], record["answer_keys"])
+        except Exception as exc:  # any decoder complaint: the line cannot be graded
+            raise InputError(str(run_dir.transcripts), state.line_of[rid],
+                             f"expected: not a {record['answer_type']!r} answer ({type(exc).__name__})", rid) from None
+    return list(state.records.values())
+
+
+def metric_rows(run_dir: RunDir, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per-instance metrics; a schema-valid line that still cannot be scored is named with its id."""
+    rows = []
+    for record in records:
+        try:
+            rows.append(instance_metrics(record))
+        except Exception as exc:  # a crafted line must end in one clear line, never a traceback
+            raise InputError(str(run_dir.transcripts), None, f"events: cannot be scored ({type(exc).__name__})",
+                             record.get("instance_id")) from None
+    return rows
 
 
 def score_run(path: str | Path, figures: bool = True, write: bool = True) -> ScoredRun:
+    """Recompute one run's metrics from its transcript; with ``write`` (under the folder's writer lock) rewrite
+    ``metrics.json`` and the reports."""
     run_dir = RunDir(path)
+    if not write:
+        return _score_run(run_dir, figures, write)
+    if not run_dir.path.is_dir():
+        raise HarnessError(f"{run_dir.path}: not a run directory")
+    with run_dir.locked():
+        return _score_run(run_dir, figures, write)
+
+
+def _score_run(run_dir: RunDir, figures: bool, write: bool) -> ScoredRun:
     info = run_dir.load_info() or {}
     records = load_records(run_dir)
     if not records:
         raise HarnessError(f"{run_dir.transcripts}: no finished instances to score")
-    rows = [instance_metrics(r) for r in records]
+    rows = metric_rows(run_dir, records)
     label = info.get("label") or run_dir.path.name
     summary = summarize(records, rows)
     metrics = {"benchmark": "mira", "label": info.get("label"), **summary}
@@ -94,10 +124,10 @@ def _report_consistency(
     expected = info.get("config", {}).get("instances")
     if expected is not None and expected != len(records):
         print(f"{run_dir.path}: incomplete run: {len(records)} of {expected} instances finished", file=sys.stderr)
-    if run_dir.metrics_json.exists():
+    if os.path.lexists(run_dir.metrics_json):
         try:
-            old = json.loads(run_dir.metrics_json.read_text(encoding="utf-8"))
-        except json.JSONDecodeError:
+            old = untrusted.read_json(run_dir.metrics_json)
+        except HarnessError:
             old = None
         same = old == json.loads(json.dumps(metrics))
         print(f"{run_dir.metrics_json}: {'reproduced exactly' if same else 'CHANGED by rescoring'}", file=sys.stderr)
@@ -113,7 +143,7 @@ def write_run_outputs(run: ScoredRun, records: list[dict[str, Any]], rows: list[
               for g, m in run.summary[name].items()]
     _write_csv(out / "by_group.csv", groups)
     tables = run_tables(run)
-    (out / "report.md").write_text(_markdown(f"MIRA-Math report: {run.label}", tables), encoding="utf-8")
+    write_text_atomic(out / "report.md", _markdown(f"MIRA-Math report: {run.label}", tables))
     if figures:
         run_figures(run, out)
 
@@ -134,9 +164,14 @@ def score_runs(paths: list[str], out: str | None = None, figures: bool = True, q
 
 
 def write_comparison(runs: list[ScoredRun], tables: list[Table], out: Path, figures: bool) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "comparison.md").write_text(_markdown("MIRA-Math comparison", tables), encoding="utf-8")
-    (out / "comparison.csv").write_text("\n".join(f"# {t.title}\n{t.csv()}" for t in tables), encoding="utf-8")
+    with RunDir(out).locked():
+        _write_comparison(runs, tables, out, figures)
+
+
+def _write_comparison(runs: list[ScoredRun], tables: list[Table], out: Path, figures: bool) -> None:
+    write_text_atomic(out / "comparison.md", _markdown("MIRA-Math comparison", tables))
+    write_text_atomic(out / "comparison.csv", "\n".join(f"# {' '.join(t.title.splitlines())}\n{t.csv()}"
+                                                         for t in tables))
     data = {
         "runs": [{"path": str(r.path), "label": r.label, "config": r.config, "overall": r.summary["overall"]}
                  for r in runs],
@@ -153,14 +188,15 @@ def render_text(tables: list[Table]) -> str:
 
 
 def _markdown(title: str, tables: list[Table]) -> str:
-    return f"# {title}\n\n" + "\n\n".join(t.markdown() for t in tables) + "\n"
+    return f"# {md_text(title)}\n\n" + "\n\n".join(t.markdown() for t in tables) + "\n"
 
 
 def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
     fields: list[str] = []
     for row in rows:
         fields.extend(k for k in row if k not in fields)
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({k: csv_text(v) for k, v in row.items()} for row in rows)
+    write_text_atomic(path, buf.getvalue())

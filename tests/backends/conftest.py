@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -36,7 +38,18 @@ def easy_files(mira_files: dict[str, Path], tmp_path_factory: pytest.TempPathFac
 
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Built once per run: under pytest-xdist the first worker that needs it builds it in the run's common temporary
+    folder and the others wait for it and read it (the build is deterministic; no test writes into it)."""
     pytest.importorskip("transformers")
     from harness.backends.tiny import build_tiny_model
 
-    return build_tiny_model(tmp_path_factory.mktemp("models") / "tiny-llama")
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return build_tiny_model(tmp_path_factory.mktemp("models") / "tiny-llama")
+    shared = tmp_path_factory.getbasetemp().parent / "tiny-llama"
+    with open(f"{shared}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (shared / "config.json").exists():
+            staging = tmp_path_factory.mktemp("models") / "tiny-llama"
+            build_tiny_model(staging)
+            os.replace(staging, shared)
+    return shared

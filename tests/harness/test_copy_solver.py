@@ -104,3 +104,46 @@ def test_runs_over_other_instances_are_not_paired(copy_runs: dict[str, Path], tm
     run_mira(MiraRunConfig(dataset=str(data), out=str(other), solver="copy", responder="rule", progress=False))
     runs = [score_run(copy_runs["default"], figures=False, write=False), score_run(other, figures=False, write=False)]
     assert view_pairs(runs) == []
+
+
+@pytest.mark.parametrize(
+    ("lines", "found"),
+    [
+        # a name given a value (NAME = value, NAME = expr = value, NAME: expr = value) is not asked for
+        (["lambda_0 = 1: from state 0 up.", "Every rate lambda_i is positive; mu_2 is a rate."], "mu_2"),
+        (["s1 = e01 + e12 = 3", "s2 = e12 + e20 = 4"], "e01"),
+        (["First moment m1: q1 + 2q2 = 15", "m1 and m2 are moments"], "q1"),
+        (["Sum m0: 3 + 4 = 7", "m0 and m2 are moments"], "m2"),
+        (["R1 = 2 ohms", "G1 consists of R1 and R3 (G1 = R1 + R3)."], "G1"),
+        # the right-hand side of an equation gives no value to the name before "="
+        (["Equation 1: -3a + 5b - c = -17"], "c"),
+        # templates with letter indices, index letters and the article are not names
+        (["cell(i,j) is the entry in row i of G", "u_i_j and x_j and A[i][0] and a(n+2)"], "G"),
+        (["M[r][c] is the entry in row r and column c of a matrix", "v[0] = 1"], None),
+        # names of every shape the views use
+        (["P(1->2) = 1/3", "rho(1,2) = -1/2", "p(3) = 4", "a(1) = 2", "sign(x0) = +1", "P(H) = 1/2", "E[2][1] = 1/4",
+          "y_3 = 7", "u_2_0 = -4", "m10 = 3", "R4 = 5 ohms", "x = (1, 2)", "P(E|H) is given by rho(0,2)"], "P(E|H)"),
+        # an enumeration of all the slots of a kind is skipped; a name also mentioned elsewhere is not
+        (["The rates are lambda_0, lambda_1, lambda_2 and mu_1.", "lambda_0 = 1", "lambda_2 = 3", "mu_1 = 2"], None),
+        (["Resistors R1, R2, R3.", "G1 = R1 + R3 ohms", "R1 = 2 ohms", "R2 = 3 ohms"], "G1"),
+        (["Resistors R1, R2, R3.", "R1 = 2 ohms", "R2 = 3 ohms", "G1 joins R1 and R3 in series."], "G1"),
+        (["Resistors R1, R2, R3.", "R1 = 2 ohms", "R2 = 3 ohms", "R1 and R3 in series."], "R3"),
+    ],
+)
+def test_the_scan_finds_the_first_quantity_mentioned_without_a_value(lines: list[str], found: str | None) -> None:
+    from harness.mira.agents.copy_solver import first_unvalued_name
+
+    assert first_unvalued_name(lines) == found
+
+
+def test_copy_literal_reads_the_enumerations() -> None:
+    from harness.mira.agents.copy_solver import first_unvalued_name
+
+    lines = ["The rates are lambda_0, lambda_1, lambda_2 and mu_1.", "lambda_0 = 1", "lambda_2 = 3", "mu_1 = 2"]
+    assert first_unvalued_name(lines, skip_enumerations=False) == "lambda_1"
+    literal = registry.create("mira.solver", "copy:literal")
+    turn = SolverTurn(instance_id="x", family="f", question="What is pi_1?", constraints=lines, unknowns=["pi_1"],
+                      answer_type="rational", answer_keys=[], budget=3, requests_used=0, must_answer=False,
+                      history=[], view_machine=[])
+    assert literal.act([turn])[0].request == "What is lambda_1?"
+    assert registry.create("mira.solver", "copy").act([turn])[0].request == "What is pi_1?"

@@ -278,7 +278,7 @@ def test_shared_regex_finds_exactly_what_the_instances_own_regex_finds(corpus, i
     import re
 
     from harness.mira.agents.rule_lexicon import (
-        _ARTICLE_USE,
+        ARTICLE_NEXT,
         LINEAR_EXPR,
         _linear_form,
         build_lexicon,
@@ -296,7 +296,7 @@ def test_shared_regex_finds_exactly_what_the_instances_own_regex_finds(corpus, i
                 found.append((m.start(), m.end(), m.group()))
         # rule/3: "a" before a word ("give me a hint") is the article, not a name
         return sorted((start, form) for start, _, form in found
-                      if not (form == "a" and _ARTICLE_USE.match(text, start + 1)))
+                      if not (form == "a" and ARTICLE_NEXT.match(text, start + 1)))
 
     own: dict[int, re.Pattern[str]] = {}
     for item in corpus[::2]:

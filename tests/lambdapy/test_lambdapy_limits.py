@@ -39,9 +39,10 @@ DEEP = {
 
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_hostile_probe_ends_within_a_second(name: str) -> None:
-    start = time.perf_counter()
+    # CPU seconds of this process: the kernel's work is bounded, whatever else the machine runs (parallel tests)
+    start = time.process_time()
     observation = Kernel().probe(HOSTILE[name])
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert elapsed < 1.0, f"{name}: {elapsed:.2f} s"
     assert observation.sigma in ("accept", "reject")
     if observation.epsilon is not None:
@@ -50,9 +51,9 @@ def test_hostile_probe_ends_within_a_second(name: str) -> None:
 
 @pytest.mark.parametrize("name", list(DEEP))
 def test_deep_terms_are_rejected_cleanly_without_the_size_limit(name: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds, as above
     observation = Kernel(limits=UNSIZED).probe(DEEP[name])
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
     if name == "one megabyte of blanks":
         assert observation.result == "Zero : Nat"
     else:
@@ -90,9 +91,9 @@ def test_non_termination_in_a_mutated_kernel_hits_the_depth_limit() -> None:
     # ID_07 accepts every type comparison, so self-application type-checks
     omega = "let w = (\\x -> (x : Nat -> Nat) x) : Nat -> Nat\neval w (w : Nat)"
     assert run_fresh(KernelConfig(), omega).epsilon is not None
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds, as above
     observation = run_fresh(KernelConfig.from_ids(["ID_07"]), omega)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert observation.epsilon == ("resource_limit", "nesting depth limit exceeded (2000 levels)")
 
 
@@ -102,9 +103,9 @@ def test_huge_shared_values_are_bounded() -> None:
     small = run_fresh(KernelConfig(), probe.format(n="Succ (Succ Zero)"))
     assert small.result == "(Nat -> Nat) -> Nat -> Nat : Type"
     source = "\n".join([DOUBLE, TEN, probe.format(n="double ten")])
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds: wall time measures the other processes on a busy machine
     bounded = run_fresh(KernelConfig(), source)
-    assert time.perf_counter() - start < 1.0 and bounded.epsilon[0] == "resource_limit"
+    assert time.process_time() - start < 1.0 and bounded.epsilon[0] == "resource_limit"
     # which limit fires first must not depend on the machine's speed: without the wall-clock backstop it is steps
     huge = run_fresh(KernelConfig(), source, Limits(time_limit_s=60))
     assert huge.epsilon == ("resource_limit", "step limit exceeded (100000 steps)")

@@ -173,3 +173,22 @@ def test_b_fact_settles_every_candidate_whatever_its_value() -> None:
                     left = [c for c in completions if bit(c, *hint) == value]
                     assert all(len({bit(c, *cell) for c in left}) == 1 for cell in candidates)
     assert sizes == {1, 3}
+
+
+def test_rule_responder_reads_each_candidate_cell_as_its_own_quantity() -> None:
+    """A request for any one cell B's fact settles is offered; one naming two of them asks for two things."""
+    from harness.mira.agents.rule import judge
+    from harness.mira.agents.rule_lexicon import build_lexicon
+
+    inst = next(i for i in (build_instance(FAMILY, instance_id=f"dis-{k:06d}", dataset_seed=1234,
+                                           requested_difficulty=1, index=k) for k in range(40))
+                if len(i["minimal_hint_spec"]["atomic_hints"][0]["constraint"]["settles"]) == 2)
+    hint = inst["minimal_hint_spec"]["atomic_hints"][0]
+    assert FAMILY.settled_slots(hint["constraint"]) == hint["constraint"]["settles"]
+    lexicon = build_lexicon(inst)
+    first, second = hint["constraint"]["settles"]
+    for cell in (hint["slot"], first, second):
+        assert judge(f"What is {cell}?", lexicon).offer, cell
+    for request in (f"What are {hint['slot']} and {first}?", f"What are {first} and {second}?"):
+        got = judge(request, lexicon)
+        assert (got.offer, got.rule) == (False, "two_quantities"), request

@@ -48,7 +48,7 @@ def cramer(rows: list[list[int]], rhs: list[int]) -> tuple[Fraction, ...]:
 def test_release_lin_000256() -> None:
     v = views_of((6, 2, 1), [[1, -2, -2], [-4, -2, -2]], 6)
     assert [FAMILY.render(c) for c in v.a[:2]] == ["Equation 1: a - 2b - 2c = 0", "Equation 2: -4a - 2b - 2c = -30"]
-    assert FAMILY.render(v.hint) == "c = 1"
+    assert FAMILY.render(v.hint) == "c = 1 (with the two equations, this also settles b)"  # a is no separator
     assert FAMILY.solve([*v.a, v.hint], v.target) == (6, 2, 1)
     witness = check_views(FAMILY, v.a, v.b, v.hint, v.target, (6, 2, 1))
     assert witness.answer[2] != 1
@@ -170,3 +170,33 @@ def test_candidates_are_the_unknowns_that_separate_as_equations() -> None:
     assert FAMILY.candidate_slots([eq("eq1", 1, 1, 1, 3), eq("eq2", 1, 2, 1, 4), domain]) == ["a", "c"]
     assert FAMILY.candidate_slots([eq("eq1", -5, 2, -1, -16), eq("eq2", 3, 0, 5, 20), domain]) == ["a", "b", "c"]
     assert FAMILY.candidate_slots([eq("eq1", 1, 1, 1, 3), domain]) == []
+
+
+def test_hint_settles_the_other_separators_without_their_values() -> None:
+    """Every unknown whose value fixes the other two is a candidate; B's c names them all (the tomography design)."""
+    for d, i in ((1, 0), (2, 3), (3, 0), (3, 5)):
+        v = make_views(d, i)
+        others = [s for s in FAMILY.candidate_slots(v.a) if s != "c"]
+        assert v.hint["settles"] == others == FAMILY.settled_slots(v.hint)
+        text = FAMILY.render(v.hint)
+        assert text == f"c = {v.value}" + (f" (with the two equations, this also settles {' and '.join(others)})"
+                                           if others else "")
+        aliases = FAMILY.slot_aliases("c", v.hint)
+        assert all(f"the value of {s}" in aliases for s in ["c", *others])
+
+
+def test_rule_responder_offers_c_for_any_separator_but_not_for_two_or_the_solution() -> None:
+    from harness.mira.agents.rule import judge
+    from harness.mira.agents.rule_lexicon import build_lexicon
+
+    inst = next(i for i in (make(3, k) for k in range(20))
+                if i["minimal_hint_spec"]["atomic_hints"][0]["constraint"]["settles"] == ["a", "b"])
+    lexicon = build_lexicon(inst)
+    for request in ("What is c?", "What is a?", "Could you tell me the value of b?",
+                    "What is the value of c (once c is known, the equations give a and b)?"):
+        assert judge(request, lexicon).offer, request
+    for request, rule in (("What are a and b?", "two_quantities"), ("What are a, b and c?", "two_quantities"),
+                          ("What is a + b?", "two_quantities"), ("Can you give me a hint?", "nothing_named"),
+                          ("What is the solution (a, b, c)?", "two_quantities")):
+        got = judge(request, lexicon)
+        assert (got.offer, got.rule) == (False, rule), (request, got)

@@ -57,7 +57,7 @@ def test_release_example_pha_000439() -> None:
     # The authors' released instance pha-000439: |FFT(x)|^2 = [0, 16, 0, 16], sign(x0) = 1, bound 3.
     v = views_for((2, 0, -2, 0), 3)
     assert v.a[0] == {"type": "fft_mag_sq", "values": [0, 16, 0, 16]}
-    assert v.hint == {"type": "sign", "index": 0, "sign": 1}
+    assert v.hint == {"type": "sign", "index": 0, "sign": 1, "settles": ["sign(x2)"]}  # B's sign also settles x2's
     assert FAMILY.solve([*v.a, v.hint], v.target) == (2, 0, -2, 0)
     with pytest.raises(NotUnique):
         FAMILY.solve(v.a, v.target)
@@ -155,7 +155,7 @@ def test_flipped_sign_in_a_generated_instance_is_rejected() -> None:
 def test_texts_and_aliases() -> None:
     v = views_for((2, 0, -2, 0), 3)
     assert FAMILY.render(v.a[0]) == "Squared DFT magnitudes of x: |X_0|^2 = 0, |X_1|^2 = 16, |X_2|^2 = 0, |X_3|^2 = 16"
-    assert FAMILY.render(v.hint) == "sign(x0) = +1"
+    assert FAMILY.render(v.hint) == "sign(x0) = +1 (with the squared DFT magnitudes, this also settles the sign of x2)"
     assert "-3 <= x_i <= 3" in FAMILY.render(v.a[2]) and "x0 != 0" in FAMILY.render(v.a[2])
     aliases = FAMILY.slot_aliases("sign(x0)", v.hint)
     assert "the sign of x0" in aliases and FAMILY.slot_name(v.hint) == "sign(x0)"
@@ -196,3 +196,38 @@ def test_candidates_are_the_signs_that_split_x_from_minus_x(x: tuple[int, ...], 
         i = int(slot[len("sign(x"):-1])
         for s in (1, -1):
             assert FAMILY.solve([*v.a, {"type": "sign", "index": i, "sign": s}], v.target)
+
+
+@pytest.mark.parametrize(
+    ("x", "text"),
+    [
+        ((3, 0, 0, 0), "sign(x0) = +1"),
+        ((-2, 2, -2, 2),
+         "sign(x0) = -1 (with the squared DFT magnitudes, this also settles the signs of x1, x2 and x3)"),
+    ],
+)
+def test_hint_settles_every_other_candidate_without_its_value(x: tuple[int, ...], text: str) -> None:
+    """A's candidates are every sign that splits x from -x; B's sign(x0) names them all (the tomography design)."""
+    v = views_for(x, 3)
+    assert v.hint["settles"] == [s for s in FAMILY.candidate_slots(v.a) if s != "sign(x0)"]
+    assert FAMILY.render(v.hint) == text
+    aliases = FAMILY.slot_aliases(v.slot, v.hint)
+    for slot in FAMILY.candidate_slots(v.a):
+        assert slot in aliases and f"the sign of {slot[5:-1]}" in aliases
+    assert FAMILY.settled_slots(v.hint) == v.hint["settles"]
+
+
+def test_rule_responder_offers_b_s_sign_for_any_candidate_one_at_a_time() -> None:
+    from harness.mira.agents.rule import judge
+    from harness.mira.agents.rule_lexicon import build_lexicon
+
+    inst = next(i for i in (build_instance(FAMILY, instance_id=f"pha-{k:06d}", dataset_seed=1234,
+                                           requested_difficulty=2, index=k) for k in range(40))
+                if len(i["minimal_hint_spec"]["atomic_hints"][0]["constraint"]["settles"]) == 3)
+    lexicon = build_lexicon(inst)
+    for request in ("What is sign(x0)?", "What is the sign of x1?", "Could you tell me sign(x3)?",
+                    "Is x2 positive or negative?", "What is x3's sign?", "Is x1 negative?"):
+        assert judge(request, lexicon).offer, request
+    for request in ("What are sign(x0) and sign(x2)?", "What is x1?", "What is the phase of X_1?"):
+        assert not judge(request, lexicon).offer, request
+    assert judge("What are the signs of x1 and x2?", lexicon).rule == "two_quantities"

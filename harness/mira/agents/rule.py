@@ -6,7 +6,9 @@ It judges *what is asked*, not which names occur. A request is read in four step
    (``harness.text.normalize``: case, unicode, Greek letters, LaTeX, underscores, spaces), longest name
    first, as whole names: the hint slot (its ``request_aliases``, its slot name and the harness's word
    descriptions in ``rule_vocab``), the *parts* the hint fact alone fixes (crt's m3 and r3), every other
-   slot of A's and B's views (``family.slot_name`` + ``slot_aliases``), A's unknowns and the target. A
+   slot of A's and B's views (``family.slot_name`` + ``slot_aliases``), A's unknowns and the target. Where B's
+   fact also settles other candidate slots (``Family.settled_slots``), each candidate's names are the hint's too,
+   but as a quantity of its own: one candidate is the hint, two candidates are two quantities. A
    linear expression equal to the hint's left-hand side (``q1 + 4q2`` for the second moment) is a name of
    the hint too.
 2. **Context is not asked.** The request is cut into sentences and clauses (``;``, ``but``). A clause

@@ -19,13 +19,18 @@ from generators.base import Family
 from generators.describe import ANONYMOUS_ROLES, Layout, SlotDescription, reader_phrases, role_phrases
 from generators.families import get_family
 from harness.errors import HarnessError
-from harness.mira.agents.rule_vocab import vocabulary
+from harness.mira.agents.rule_vocab import candidate_vocabulary, vocabulary
 from harness.text import alias_form, normalize
 
 HINT, PART, KNOWN, OTHER, TARGET, UNNAMED = "hint", "part", "known", "other", "target", "unnamed"
 AMBIGUOUS = "ambiguous"  # a role phrase ("the one I am missing") that fits no single fact of B's
 _PRIORITY = {HINT: 0, PART: 1, KNOWN: 2, OTHER: 3, TARGET: 4, AMBIGUOUS: 5}
 LINEAR_EXPR = re.compile(r"(?<![\w)])[+-]?\d*\*?[a-z][a-z0-9]*(?:[+-]\d*\*?[a-z][a-z0-9]*)+(?![\w(])")
+# After the word "a", a word that a variable named a is followed by ("a and b", "a is", "a itself"); any other
+# word makes it the article.
+ARTICLE_NEXT = re.compile(r"\s+(?!(?:and|or|is|equals|in|from|to|as|plus|minus|please|then|so|if|itself|alone|only|"
+                          r"too|first|directly|would|will|given|since|because|for|with|but|at|by|of|on|also|via|"
+                          r"exactly|value|now|here)\b)[a-z]")
 LINEAR_TERM = re.compile(r"([+-]?)(\d*)\*?([a-z][a-z0-9]*)")
 
 
@@ -221,13 +226,14 @@ def _candidate_groups(family: Family, hint: dict[str, Any],
     except (KeyError, TypeError, ValueError, IndexError):
         return ()
     out = []
-    for alias in dict.fromkeys(a for a in (*hint.get("request_aliases", ()), *counting)
+    settled = _settled(family, hint)
+    for alias in dict.fromkeys(a for a in (*settled, *hint.get("request_aliases", ()), *counting)
                                if isinstance(a, str) and a != slot and a not in own):
         moved = _moved(constraint, slot, alias)
         try:
             if not moved or family.slot_name(moved) != alias:
                 continue
-            aliases = (*family.slot_aliases(alias, {}), alias)
+            aliases = (*family.slot_aliases(alias, {}), alias, *candidate_vocabulary(family.name, alias))
         except (KeyError, TypeError, ValueError, IndexError):
             continue
         d = _description(family, alias, moved)
@@ -256,6 +262,16 @@ def _moved(constraint: dict[str, Any], slot: str, other: str) -> dict[str, Any]:
         fields.remove(field_name)
         moved[field_name] = new
     return moved
+
+
+def _settled(family: Family, hint: dict[str, Any]) -> list[str]:
+    constraint = hint.get("constraint")
+    if not isinstance(constraint, dict):
+        return []
+    try:
+        return [s for s in family.settled_slots(constraint) if s != hint["slot"]]
+    except (KeyError, TypeError, ValueError):
+        return []
 
 
 # ------------------------------------------------------------------------------------ caches
@@ -687,10 +703,10 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
         elif length:
             form = text[start:start + length]
             name = names[form]
-            if form == "a" and _ARTICLE_USE.match(text, start + 1):
-                continue  # "give me a hint": the article, not the unknown a
         else:  # only a described phrase started here, and it would cut a name in two
             continue
+        if form == "a" and ARTICLE_NEXT.match(text, start + length):
+            continue  # "give me a hint": the article, not an unknown named a
         end = at = start + length
         before = bisect_left(starts, end) - 1  # the last linear form starting before this name ends
         if before >= 0 and mentions[before].end > start:
@@ -700,10 +716,6 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
     if lexicon.described is not None and lexicon.described.at and _RELATION_WORD.search(text):
         mentions = [_related(text, m, lexicon) for m in mentions]
     return mentions
-
-
-_ARTICLE_USE = re.compile(r" (?!(?:is|if|and|or|equal|equals|mod|when|plus|minus|times|as|to|in|of|for|b|c)\b)"
-                          r"[a-z]{2,}")
 
 
 def _cut_through(best: dict[int, int], start: int, end: int) -> bool:

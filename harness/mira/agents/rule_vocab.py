@@ -16,6 +16,7 @@ Everything is derived from the hint's machine-readable constraint, never from it
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -308,3 +309,28 @@ def vocabulary(family: str, hint_constraint: dict[str, Any], target: dict[str, A
     for key, names in extra.items():
         out.setdefault(key, []).extend(names)
     return out
+
+
+def _pair(pattern: str, keys: tuple[str, str]) -> Callable[[str], dict[str, Any]]:
+    return lambda slot: dict(zip(keys, map(int, re.fullmatch(pattern, slot).groups()), strict=True))  # type: ignore
+
+
+# A candidate slot that B's hint also settles (``Family.settled_slots``), as the hint constraint its words need.
+CANDIDATE_CONSTRAINT: dict[str, Callable[[str], dict[str, Any]]] = {
+    "phase_retrieval": lambda slot: {"index": int(re.fullmatch(r"sign\(x(\d)\)", slot).group(1))},  # type: ignore
+    "linear_system_separator": lambda slot: {"var": slot},
+    "discrete_tomography": _pair(r"cell\((\d),(\d)\)", ("row", "col")),
+    "markov_missing_transition": _pair(r"P\((\d+)->(\d+)\)", ("from_state", "to_state")),
+    "steady_state_missing_emission": _pair(r"E\[(\d+)\]\[(\d+)\]", ("state", "symbol")),
+}
+
+
+def candidate_vocabulary(family: str, slot: str) -> list[str]:
+    """The word names of a candidate slot B's hint also settles (its ``hint`` vocabulary); [] when unknown."""
+    make, constraint = VOCABULARY.get(family), CANDIDATE_CONSTRAINT.get(family)
+    if make is None or constraint is None:
+        return []
+    try:
+        return list(make(constraint(slot)).get("hint", []))
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError):
+        return []

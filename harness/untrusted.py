@@ -1,0 +1,138 @@
+"""Reading run folders and inspect logs from elsewhere: regular files only, sizes checked, every record checked.
+
+A run folder travels (shared by a colleague, downloaded, resumed by a script), so nothing in it is trusted:
+
+* files are opened with ``generators.safefs.open_regular`` (no final link, no FIFO or device, the size checked
+  on the open descriptor before a byte is read);
+* JSON is parsed by the toolkit's one JSONL reader (``verifiers.jsonl.parse_json_line``) and refused when
+  nested deeper than ``MAX_DEPTH``;
+* every record is validated against its schema in ``schemas/`` before anything uses it; a failure is one
+  line, ``FILE:LINE: field: message`` (exit 2).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from generators.safefs import UnsafePath, open_regular
+from harness.errors import HarnessError, InputError
+from schemas import schema_errors
+from verifiers.jsonl import parse_json_line
+
+MAX_RUN_JSON_BYTES = 64 << 20  # run.json, metrics.json, agreement.json
+MAX_TRANSCRIPT_BYTES = 4 << 30  # transcripts.jsonl (a long real-model run is a few hundred MB)
+MAX_LINE_BYTES = 64 << 20  # one transcript line (model replies are stored cut to MAX_REPLY_CHARS)
+MAX_INSPECT_LOG_BYTES = 4 << 30
+MAX_DATASET_BYTES = 2 << 30
+MAX_DEPTH = 64  # nesting of arrays and objects in one record (ours stay under 12)
+
+# Schemas of parts of a record, checked after the record's own: (schema, field) -> part schema.
+PART_SCHEMAS = {"elenchos_transcript": (("session", "elenchos_session"),)}
+
+
+def open_file(path: str | Path, max_bytes: int, root: str | Path | None = None) -> IO[bytes]:
+    """``open_regular`` with every refusal as a one-line ``HarnessError`` naming ``path``."""
+    try:
+        return open_regular(path, max_bytes, root)
+    except UnsafePath as exc:
+        raise HarnessError(f"{exc}; refusing to read it") from None
+    except FileNotFoundError:
+        raise HarnessError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise HarnessError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def check_regular(path: str | Path, max_bytes: int) -> None:
+    """Refuse ``path`` unless it is a regular file (a final link is followed) of at most ``max_bytes`` (for
+    readers that take a path, e.g. inspect's)."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise HarnessError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise HarnessError(f"{path}: not a regular file; refusing to read it")
+    if st.st_size > max_bytes:
+        raise HarnessError(f"{path}: {st.st_size} bytes, more than the limit of {max_bytes}; refusing to read it")
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Is ``value`` nested deeper than ``limit`` levels of arrays and objects?"""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list) and child)
+    return False
+
+
+def parse_record(raw: bytes) -> tuple[Any, str | None]:
+    """(record, None) or (None, why it is not a JSON object within the limits)."""
+    value, problem = parse_json_line(raw)
+    if problem is not None:
+        return None, problem
+    if not isinstance(value, dict):
+        return None, f"a record must be a JSON object, not {type(value).__name__}"
+    if too_deep(value):
+        return None, f"nested deeper than {MAX_DEPTH} levels"
+    return value, None
+
+
+def record_problem(schema: str, record: Any) -> str | None:
+    """``field: message`` of the first schema violation of ``record`` (and of its parts), or None."""
+    problems = schema_errors(schema, record)
+    if problems:
+        return f"{problems[0][0]}: {problems[0][1]}"
+    for field, part in PART_SCHEMAS.get(schema, ()):
+        if field in record:
+            problems = schema_errors(part, record[field])
+            if problems:
+                inner = problems[0][0]
+                return f"{field}{'' if inner == '(record)' else '.' + inner}: {problems[0][1]}"
+    return None
+
+
+def check_record(schema: str, record: Any, path: str | Path, line: int | None, record_id: str | None = None) -> None:
+    """Raise ``InputError`` (``FILE:LINE [id]: field: message``) if ``record`` violates ``schema``."""
+    problem = record_problem(schema, record)
+    if problem is not None:
+        raise InputError(str(path), line, _short(problem), record_id)
+
+
+def read_json(path: str | Path, schema: str | None = None, max_bytes: int = MAX_RUN_JSON_BYTES) -> dict[str, Any]:
+    """One JSON object file (``run.json``), read under the limits and checked against ``schema``."""
+    with open_file(path, max_bytes) as f:
+        raw = f.read(max_bytes + 1)
+    record, problem = parse_record(raw)
+    if problem is not None:
+        raise InputError(str(path), None, f"(file): {problem}")
+    if schema is not None:
+        check_record(schema, record, path, None)
+    return record
+
+
+def iter_raw_lines(path: str | Path, max_bytes: int | None = None, max_line: int | None = None) -> Iterator[bytes]:
+    """The lines of ``path`` with their ``\\n`` (the last one may lack it); a line over ``max_line`` bytes
+    (default ``MAX_LINE_BYTES``) is an ``InputError``."""
+    max_bytes = MAX_TRANSCRIPT_BYTES if max_bytes is None else max_bytes
+    max_line = MAX_LINE_BYTES if max_line is None else max_line
+    with open_file(path, max_bytes) as f:
+        lineno = 0
+        while True:
+            raw = f.readline(max_line + 1)
+            if not raw:
+                return
+            lineno += 1
+            if len(raw) > max_line:
+                raise InputError(str(path), lineno, f"(line): longer than {max_line} bytes; refusing to read it")
+            yield raw
+
+
+def _short(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
