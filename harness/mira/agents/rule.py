@@ -27,6 +27,12 @@ It judges *what is asked*, not which names occur. A request is read in four step
    4,000 characters: no request for one fact is that long, and reading one costs time linear in its length
    times its names).
 
+rule/3 (issue 28, second round) reads descriptions generally rather than by listed phrases: roles in free word
+order and by what a slot does among the others, statements of need read for what they say is needed, ordinals
+counted among the others, relations to a named slot, definite descriptions, candidates B's fact settles
+(described), quoted sentences and negated names as context, and meanings reworded (read loosely when nothing
+else is named); docs/harness.md lists them.
+
 Every decision carries ``rationale``: the rule, the phrases taken as asked, and those set aside as
 context. It is ``privileged``: it reads the instance's machine-readable hint specification and slot
 names; what it *reveals* is only ever the canonical hint text, or nothing.
