@@ -56,6 +56,7 @@ import hashlib
 import os
 import pickle
 import sys
+import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -299,8 +300,6 @@ def _stored_admissibility(kmax: int, jobs: int | None, library_sha256: str) -> _
     folder = os.environ.get(STORE_ENV)
     if not folder:
         return _admissibility(kmax, jobs)
-    from generators.safefs import atomic_write
-
     path = Path(folder) / f"admissibility-{kmax}-{library_sha256[:16]}-{_code_sha256()[:32]}.pickle"
     try:
         with open(path, "rb") as f:
@@ -311,7 +310,10 @@ def _stored_admissibility(kmax: int, jobs: int | None, library_sha256: str) -> _
         pass
     base = _admissibility(kmax, jobs)
     Path(folder).mkdir(mode=0o700, parents=True, exist_ok=True)
-    atomic_write(path, pickle.dumps(base, protocol=pickle.HIGHEST_PROTOCOL))  # create-then-rename: no torn reads
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)  # create-then-rename: no reader sees half a file
+    with os.fdopen(fd, "wb") as f:
+        pickle.dump(base, f, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
     return base
 
 
