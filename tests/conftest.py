@@ -25,9 +25,10 @@ os.environ["MIRA_ELENCHOS_CACHE"] = tempfile.mkdtemp(prefix="mira-cache-")
 # of the run (pytest-xdist workers and the commands the tests start, which inherit the variable): the pytest process
 # that starts first makes the folder (0700), the workers it starts find it set. Keyed by the code's sha256
 # (elenchos.family.STORE_ENV), so a stored table is never one of other code.
-_FAMILY_STORE_OWNED = "MIRA_ELENCHOS_FAMILY_STORE" not in os.environ
-if _FAMILY_STORE_OWNED:
-    os.environ["MIRA_ELENCHOS_FAMILY_STORE"] = tempfile.mkdtemp(prefix="mira-family-")
+# MIRA_TEST_SHARED: the same for files the tests share between workers (tests/mira/default_split.py).
+_SHARED_OWNED = [name for name in ("MIRA_ELENCHOS_FAMILY_STORE", "MIRA_TEST_SHARED") if name not in os.environ]
+for _name in _SHARED_OWNED:
+    os.environ[_name] = tempfile.mkdtemp(prefix="mira-run-")
 
 # ------------------------------------------------------------------------------ running in parallel (make test)
 # `make test` runs pytest-xdist with --dist loadfile: each test file goes whole to one worker, in collection order,
@@ -61,10 +62,10 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 
 def pytest_unconfigure(config) -> None:
-    if _FAMILY_STORE_OWNED:
-        import shutil
+    import shutil
 
-        shutil.rmtree(os.environ["MIRA_ELENCHOS_FAMILY_STORE"], ignore_errors=True)
+    for name in _SHARED_OWNED:
+        shutil.rmtree(os.environ[name], ignore_errors=True)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
