@@ -52,9 +52,15 @@ Definitions as implemented (decisions are recorded in ``docs/elenchos.md``):
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from elenchos.classification import (
@@ -252,7 +258,7 @@ def _compute_family(max_k: int, jobs: int | None, choice: str = "level0") -> Fam
     kmax = max(max_k, MAX_K)  # Pi_RSA's tie-break always looks at pairs and triples
     key = (kmax, lib.sha256)
     if key not in _ADMISSIBILITY:
-        _ADMISSIBILITY[key] = _admissibility(kmax, jobs)
+        _ADMISSIBILITY[key] = _stored_admissibility(kmax, jobs, lib.sha256)
     base = _ADMISSIBILITY[key]
     table, full = base.table, base.full
     out = {c: replace(cand) for c, cand in base.out.items()}  # fresh copies: the classification is per Pi_RSA
@@ -272,6 +278,43 @@ def _compute_family(max_k: int, jobs: int | None, choice: str = "level0") -> Fam
              "uniform_sigma": base.uniform_sigma, "library_sha256": lib.sha256}
     kept = [out[c] for c in configs if len(c) <= max_k]
     return Family(max_k, lib, pi, kept, {c: v for c, v in full.items() if len(c) <= max_k}, stats)
+
+
+# The observations and admissibility (~3 s of CPU) are the same for every process that runs the same code on the
+# same library. A folder named by STORE_ENV (opt-in, set only by the test suite for its own processes: a pickle is
+# loaded from it, so it must be a folder only this user writes) keeps them between processes, keyed by the
+# library's and the code's sha256; without it every process computes them itself.
+STORE_ENV = "MIRA_ELENCHOS_FAMILY_STORE"
+_CODE = (Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent / "lambdapy")
+
+
+def _code_sha256() -> str:
+    digest = hashlib.sha256(sys.version.encode())
+    for root in _CODE:
+        for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".lark") and p.is_file()):
+            digest.update(str(path.relative_to(root.parent)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _stored_admissibility(kmax: int, jobs: int | None, library_sha256: str) -> _Admissibility:
+    folder = os.environ.get(STORE_ENV)
+    if not folder:
+        return _admissibility(kmax, jobs)
+    path = Path(folder) / f"admissibility-{kmax}-{library_sha256[:16]}-{_code_sha256()[:32]}.pickle"
+    try:
+        with open(path, "rb") as f:
+            stored = pickle.load(f)
+        if isinstance(stored, _Admissibility):
+            return stored
+    except (OSError, pickle.UnpicklingError, EOFError):
+        pass
+    base = _admissibility(kmax, jobs)
+    Path(folder).mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)  # create-then-rename: no reader sees half a file
+    with os.fdopen(fd, "wb") as f:
+        pickle.dump(base, f, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
+    return base
 
 
 def separate(group: list[Config], ext: list[Probe], ext_table: dict[Config, tuple[Observation, ...]],

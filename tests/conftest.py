@@ -21,6 +21,14 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 # Stamps of passed verifications (builder.verified) go to a folder of this process, never to the user's cache;
 # each pytest-xdist worker imports this file itself, so each has its own.
 os.environ["MIRA_ELENCHOS_CACHE"] = tempfile.mkdtemp(prefix="mira-cache-")
+# The Elenchos observations and admissibility (~3 s of CPU) are computed once per run and read by every other process
+# of the run (pytest-xdist workers and the commands the tests start, which inherit the variable): the pytest process
+# that starts first makes the folder (0700), the workers it starts find it set. Keyed by the code's sha256
+# (elenchos.family.STORE_ENV), so a stored table is never one of other code.
+# MIRA_TEST_SHARED: the same for files the tests share between workers (tests/mira/default_split.py).
+_SHARED_OWNED = [name for name in ("MIRA_ELENCHOS_FAMILY_STORE", "MIRA_TEST_SHARED") if name not in os.environ]
+for _name in _SHARED_OWNED:
+    os.environ[_name] = tempfile.mkdtemp(prefix="mira-run-")
 
 # ------------------------------------------------------------------------------ running in parallel (make test)
 # `make test` runs pytest-xdist with --dist loadfile: each test file goes whole to one worker, in collection order,
@@ -51,6 +59,13 @@ def pytest_collection_modifyitems(config, items) -> None:
         return rank.get(item.nodeid.split("::", 1)[0], len(rank))
 
     items.sort(key=file_rank)  # stable: the files not listed, and every file's own tests, keep their order
+
+
+def pytest_unconfigure(config) -> None:
+    import shutil
+
+    for name in _SHARED_OWNED:
+        shutil.rmtree(os.environ[name], ignore_errors=True)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

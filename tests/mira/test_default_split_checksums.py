@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -10,8 +11,7 @@ import pytest
 
 from generators import GENERATOR_VERSION
 from generators.families import FAMILIES
-from generators.jsonl import dumps
-from generators.split import generate, typed_slots
+from tests.mira.default_split import default_split_bytes
 
 CHECKSUMS = Path(__file__).resolve().parents[2] / "data" / "CHECKSUMS"
 PUBLISHED_VERSION = "2.0.0"
@@ -24,10 +24,11 @@ def published() -> dict[str, str]:
 @pytest.mark.parametrize("few_shot", [False, True], ids=["mira_zero_shot", "mira_four_shot"])
 def test_default_split_matches_published_checksum(few_shot: bool) -> None:
     assert GENERATOR_VERSION == PUBLISHED_VERSION, "update data/CHECKSUMS together with GENERATOR_VERSION"
-    h = hashlib.sha256()
+    data = default_split_bytes(few_shot)  # generated in this run by generate() and dumps() (default_split.py)
+    h = hashlib.sha256(data)
     per_block: Counter[tuple[str, int]] = Counter()
-    for inst in generate(typed_slots(20, 50), 1234, few_shot=few_shot, jobs=2):
-        h.update((dumps(inst) + "\n").encode())
+    for line in data.decode("utf-8").splitlines():
+        inst = json.loads(line)
         per_block[(inst["family"], inst["requested_difficulty"])] += 1
     assert len(FAMILIES) == 22
     assert sum(per_block.values()) == 2310

@@ -15,8 +15,8 @@ import pytest
 
 from generators.families import FAMILIES
 from generators.instances import build_instance
-from generators.split import generate, typed_slots
 from harness.mira.agents.rule import build_lexicon, judge
+from tests.mira.default_split import default_split as shared_default_split
 
 
 def names(text: str, name: str) -> bool:
@@ -70,7 +70,7 @@ def question_problems(inst: dict) -> list[str]:
 
 @lru_cache(maxsize=1)
 def default_split() -> tuple[dict, ...]:
-    return tuple(generate(typed_slots(20, 50), 1234, jobs=2))
+    return shared_default_split()  # generated once per run (tests/mira/default_split.py)
 
 
 def test_default_split_facts_name_their_quantities_and_unknowns_match_the_question() -> None:

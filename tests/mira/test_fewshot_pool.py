@@ -8,12 +8,13 @@ from functools import cache
 from generators.families import FAMILIES
 from generators.fewshot import few_shot_examples, instance_facts, repeating_examples
 from generators.split import generate, typed_slots
+from tests.mira.default_split import default_split
 from verifiers.validate import few_shot_problems, instance_problems
 
 
 @cache
 def default_four_shot() -> tuple[dict, ...]:
-    return tuple(generate(typed_slots(20, 50), 1234, few_shot=True, jobs=2))
+    return default_split(few_shot=True)  # generated once per run (tests/mira/default_split.py)
 
 
 def test_no_instance_of_the_default_four_shot_split_is_shown_its_own_facts() -> None:
