@@ -55,8 +55,8 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import stat
 import sys
-import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -74,6 +74,7 @@ from elenchos.classification import (
 )
 from elenchos.library import Library, Probe, library
 from elenchos.observations import MAX_K, SOUND, Config, candidates, classes_of, config_of, observe, set_id
+from generators.safefs import UnsafePath, atomic_writer, open_regular
 from lambdapy import MUTATION_IDS, Observation
 
 __all__ = [
@@ -300,21 +301,31 @@ def _stored_admissibility(kmax: int, jobs: int | None, library_sha256: str) -> _
     folder = os.environ.get(STORE_ENV)
     if not folder:
         return _admissibility(kmax, jobs)
-    path = Path(folder) / f"admissibility-{kmax}-{library_sha256[:16]}-{_code_sha256()[:32]}.pickle"
+    store = Path(folder)
+    store.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not _private(store):  # a pickle from a folder others can write would run their code: compute instead
+        return _admissibility(kmax, jobs)
+    path = store / f"admissibility-{kmax}-{library_sha256[:16]}-{_code_sha256()[:32]}.pickle"
     try:
-        with open(path, "rb") as f:
+        with open_regular(path, MAX_STORED_BYTES, root=store) as f:
             stored = pickle.load(f)
         if isinstance(stored, _Admissibility):
             return stored
-    except (OSError, pickle.UnpicklingError, EOFError):
+    except (OSError, UnsafePath, pickle.UnpicklingError, EOFError):
         pass
     base = _admissibility(kmax, jobs)
-    Path(folder).mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)  # create-then-rename: no reader sees half a file
-    with os.fdopen(fd, "wb") as f:
+    with atomic_writer(path, "wb") as f:  # create-then-rename: no reader sees half a file
         pickle.dump(base, f, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(tmp, path)
     return base
+
+
+MAX_STORED_BYTES = 256 << 20
+
+
+def _private(folder: Path) -> bool:
+    """A real folder of this user that no one else may write."""
+    st = os.lstat(folder)
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
 def separate(group: list[Config], ext: list[Probe], ext_table: dict[Config, tuple[Observation, ...]],
