@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from datasets import Features, List, Value
+if TYPE_CHECKING:
+    from datasets import Features
 
 from generators.jsonl import dumps
 
@@ -37,10 +38,14 @@ class ShapeError(ValueError):
 
 
 def features(shape: Shape) -> Features:
+    from datasets import Features  # imported here: ``datasets`` costs about a second, and most commands never need it
+
     return Features({name: _feature(spec) for name, spec in shape.items()})
 
 
 def _feature(spec: Any):
+    from datasets import List, Value
+
     if spec == JSON:
         return Value("string")
     if isinstance(spec, str):
