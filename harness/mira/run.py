@@ -305,29 +305,32 @@ class MetricInputs:
     A line is kept only if ``load_records`` would accept it and read back the same values: written as is
     (``transcript_line``), schema-valid, its expected answer decodable, the kept fields plain JSON values. One
     that is not turns ``exact`` off, and ``finish_metrics`` reads the transcript file as before (reporting the
-    line as it always did). Lines read at the start were parsed and schema-checked by ``RunDir.prepare``."""
+    line as it always did). Lines read at the start were parsed and schema-checked by ``RunDir.prepare``; the
+    expected answer of a line written here is the instance's ``global_solution``, which ``load_dataset``
+    decoded with the same answer type and keys."""
 
     def __init__(self, prior: Iterable[dict[str, Any]] = ()):
         self.records: list[dict[str, Any]] = []
         self.exact = True
         self._ids: set[str] = set()
         for record in prior:
-            self._keep(record)
+            self._keep(record, expected_checked=False)
 
     def add(self, record: dict[str, Any], readable: bool) -> None:
         """A line this process wrote (``readable``: ``transcript_line`` says it reads back as ``record``)."""
         if self.exact and not (readable and _schema_valid(record)):
             self.exact = False
-        self._keep(record)
+        self._keep(record, expected_checked=True)
 
-    def _keep(self, record: dict[str, Any]) -> None:
+    def _keep(self, record: dict[str, Any], expected_checked: bool) -> None:
         from harness.mira.score import expected_decodes
 
         if not self.exact:
             return
         rid = record.get("instance_id")
         kept = {k: record[k] for k in METRIC_FIELDS if k in record}
-        if not isinstance(rid, str) or rid in self._ids or not expected_decodes(record) or not _plain(kept):
+        if (not isinstance(rid, str) or rid in self._ids or not _plain(kept)
+                or not (expected_checked or expected_decodes(record))):
             self.exact = False
             return
         self._ids.add(rid)
