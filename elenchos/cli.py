@@ -15,19 +15,18 @@ Pi_RSA as JSON on its last line.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
 import sys
-import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from elenchos.curated import PAPER_COUNTS, configuration_lines
 from elenchos.family import MAX_K, PI_RSA_CHOICES, Family, family
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, MAX_REPETITIONS, SUITES, sessions
+from generators.limits import cap_jobs
+from generators.safefs import atomic_writer
 from schemas import schema_errors
 
 
@@ -61,35 +60,6 @@ def _bounded(low: int, high: int | None):
     return parse
 
 
-def _cap_jobs(jobs: int | None) -> int | None:
-    """At most the CPUs this process may use (a note on stderr when capped; the output is the same)."""
-    cpus = max(1, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    if jobs is not None and jobs > cpus:
-        print(f"note: --jobs {jobs} capped to {cpus} (the CPUs available here; the output is the same)",
-              file=sys.stderr)
-        return cpus
-    return jobs
-
-
-@contextlib.contextmanager
-def _replacing(path: Path) -> Iterator[IO[str]]:
-    """A new file beside ``path`` (``mkstemp``: created new, never through a link), renamed over it on success.
-
-    The same rule as ``generators.safefs.atomic_writer``, which this package may not import."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
 def json_text(data: Any, **kw: Any) -> str:
     """Strict JSON (no NaN), UTF-8 as is: the same bytes the harness's run files use for these plain records."""
     kw.setdefault("separators", (",", ":"))
@@ -98,13 +68,13 @@ def json_text(data: Any, **kw: Any) -> str:
 
 def write_json(path: Path, data: Any) -> None:
     """``path`` holds the old or the new document, never half of one (written beside it, then renamed)."""
-    with _replacing(path) as f:
+    with atomic_writer(path) as f:
         f.write(json_text(data, indent=2, separators=(",", ": ")) + "\n")
 
 
 def write_jsonl(path: Path, records: Iterable[dict[str, Any]], schema: str) -> None:
     """One record a line, streamed (memory independent of the count), replacing ``path`` only when complete."""
-    with _replacing(path) as f:
+    with atomic_writer(path) as f:
         for record in records:
             problems = schema_errors(schema, record)
             if problems:
@@ -163,14 +133,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"computing F_<={args.max_k} under both Pi_RSA and both rules (about 5-10 s for k <= 3) ...",
           file=sys.stderr, flush=True)
     started = time.perf_counter()
-    jobs = _cap_jobs(args.jobs)
+    jobs = cap_jobs(args.jobs)
     fams = {choice: family(args.max_k, jobs=jobs, pi_rsa=choice) for choice in PI_RSA_CHOICES}
     seconds = time.perf_counter() - started
     fam = fams[args.pi_rsa]
     lines = configuration_lines(fam)
     write_jsonl(out / "configurations.jsonl", lines, "elenchos_configuration")
     write_json(out / "pi_rsa.json", fam.pi.record())
-    with _replacing(out / "admissible.md") as f:
+    with atomic_writer(out / "admissible.md") as f:
         f.write(admissible_table(fam, lines))
     counts = fam.counts()
     write_json(out / "counts.json", {"ours": counts, "pi_rsa": args.pi_rsa,

@@ -10,8 +10,11 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import sys
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+
+from tqdm import tqdm
 
 from elenchos.library import CLASSES, Probe
 from lambdapy import MUTATION_IDS, MUTATIONS, Kernel, KernelConfig, Observation
@@ -63,8 +66,13 @@ def observe(configs: Sequence[Config], probes: Sequence[Probe], jobs: int | None
     else:
         size = max(1, -(-len(configs) // (jobs * 4)))
         chunks = [(configs[i:i + size], sources) for i in range(0, len(configs), size)]
-        with worker_pool(jobs) as pool:
-            rows = [row for part in pool.map(_observe_chunk, chunks) for row in part]
+        # a bar on a terminal only (tqdm's disable=None): computing F_<=3 takes seconds
+        with worker_pool(jobs) as pool, tqdm(total=len(configs), unit="config", desc="observing kernels",
+                                             disable=None, file=sys.stderr, mininterval=0.5, leave=False) as bar:
+            futures = [pool.submit(_observe_chunk, chunk) for chunk in chunks]
+            for future, size in zip(futures, [len(chunk[0]) for chunk in chunks], strict=True):
+                future.add_done_callback(lambda _f, n=size: bar.update(n))
+            rows = [row for future in futures for row in future.result()]
     return dict(zip(configs, rows, strict=True))
 
 

@@ -21,6 +21,7 @@ Adding a family means filling ``describe_slot`` in; no vocabulary list is edited
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -53,13 +54,14 @@ class SlotDescription:
     entity: str
     indices: tuple[int, ...] = ()
     axes: tuple[str, ...] = ("",)
-    base: int = 1
+    base: int | None = 1  # None: the indices are labels (x = -2, 0, 3), counted only among the others
     owner: str = ""
     attribute: str = ""
     unit: str = ""
     meanings: tuple[str, ...] = ()
     kind: str = ""
     synonyms: tuple[str, ...] = ()
+    extent: tuple[int, ...] = ()  # how many positions each axis has, from ``base``, when the facts leave some out
 
     @property
     def group(self) -> str:
@@ -79,19 +81,36 @@ class Layout:
     (for first / last / top / bottom), as ``{(entity, owner, axis number): (lowest, highest)}``."""
 
     extents: dict[tuple[str, str, int], tuple[int, int]] = field(default_factory=dict)
+    positions: dict[tuple[str, str, int], tuple[int, ...]] = field(default_factory=dict)  # the indices, sorted
 
     @staticmethod
     def of(descriptions: list[SlotDescription]) -> Layout:
-        extents: dict[tuple[str, str, int], tuple[int, int]] = {}
+        found: dict[tuple[str, str, int], set[int]] = {}
         for d in descriptions:
             for axis, index in enumerate(d.indices):
-                key = (d.entity, d.owner, axis)
-                low, high = extents.get(key, (index, index))
-                extents[key] = (min(low, index), max(high, index))
-        return Layout(extents)
+                found.setdefault((d.entity, d.owner, axis), set()).add(index)
+                if axis < len(d.extent):  # a 3x3 grid of which the facts name three cells
+                    found[(d.entity, d.owner, axis)].update(range(d.base or 0, (d.base or 0) + d.extent[axis]))
+        positions = {key: tuple(sorted(indices)) for key, indices in found.items()}
+        return Layout({key: (p[0], p[-1]) for key, p in positions.items()}, positions)
+
+    def only(self, entity: str, owner: str) -> Layout:
+        """The part of the layout one entity reads."""
+        return Layout({k: v for k, v in self.extents.items() if k[:2] == (entity, owner)},
+                      {k: v for k, v in self.positions.items() if k[:2] == (entity, owner)})
+
+    def rank(self, d: SlotDescription, axis: int) -> int:
+        """The place of ``d`` among the indices along ``axis``, counted from one ("the fourth of the five
+        evaluation points" is x = 1 when they are -2, -1, 0, 1, 3), or from ``base`` when it stands alone."""
+        k = d.indices[axis]
+        here = self.positions.get((d.entity, d.owner, axis), ())
+        return here.index(k) + 1 if len(here) > 1 and k in here else k - (d.base if d.base is not None else k) + 1
+
+    def count(self, d: SlotDescription, axis: int) -> int:
+        return len(self.positions.get((d.entity, d.owner, axis), ()))
 
     def __hash__(self) -> int:
-        return hash(tuple(sorted(self.extents.items())))
+        return hash((tuple(sorted(self.extents.items())), tuple(sorted(self.positions.items()))))
 
 
 def ordinal_words(n: int) -> tuple[str, ...]:
@@ -100,6 +119,31 @@ def ordinal_words(n: int) -> tuple[str, ...]:
         return ORDINALS[n], ORDINAL_SHORT[n]
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return (f"{n}{suffix}",)
+
+
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve")
+
+
+def plural(noun: str) -> str:
+    """``entry -> entries``, ``moment equation -> moment equations``, ``sum of squares`` stays as is."""
+    head, _, last = noun.rpartition(" ")
+    if " of " in noun or not last:
+        return noun
+    if last.endswith("y") and last[-2:-1] not in "aeiou":
+        last = last[:-1] + "ies"
+    elif last.endswith(("s", "x", "sh", "ch")):
+        last += "es"
+    else:
+        last += "s"
+    return f"{head} {last}".strip()
+
+
+def _of_the_n(word: str, noun: str, n: int) -> list[str]:
+    """"the last of the three unknowns", "the fourth of the 5 evaluation points", "the last of the unknowns"."""
+    many = plural(noun)
+    counts = [str(n)] + ([NUMBER_WORDS[n]] if n < len(NUMBER_WORDS) else [])
+    return [f"the {word} of the {many}", *(f"the {word} of the {c} {many}" for c in counts)]
 
 
 def reader_phrases(d: SlotDescription, layout: Layout) -> Iterator[tuple[str, str]]:
@@ -114,25 +158,39 @@ def reader_phrases(d: SlotDescription, layout: Layout) -> Iterator[tuple[str, st
         yield from _two_axes(d, layout)
     for meaning in d.meanings:
         yield meaning, "meaning"
+        inverted = _QUESTION_ORDER.sub(r"\1 \3 \2 ", meaning)  # "how likely state 2 is" -> "how likely is state 2"
+        if inverted != meaning:
+            yield inverted, "meaning"
+
+
+_QUESTION_ORDER = re.compile(r"^(how \w+) (.+?) (is|are|does|do) ")
 
 
 def _one_axis(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
     k = d.indices[0]
     axis = d.axes[0] if d.axes else ""
     out: list[tuple[str, str]] = []
+    rank, n = layout.rank(d, 0), layout.count(d, 0)
+    here = layout.positions.get((d.entity, d.owner, 0), ())
     for noun in (d.entity, *d.synonyms):
         head = f"{noun} {axis}".strip()
-        out += [(m.format(e=head, k=k), "index") for m in INDEX_MARKERS]
-        for word in ordinal_words(k - d.base + 1):
-            out.append((f"the {word} {noun}", "ordinal"))
+        if d.base is not None:
+            out += [(m.format(e=head, k=k), "index") for m in INDEX_MARKERS]
+            out += [(f"the {word} {noun}", "ordinal") for word in ordinal_words(k - d.base + 1)]
+        if n > 1:  # counted among the others: "the fourth of the five evaluation points"
+            out += [(phrase, "ordinal") for phrase in _of_the_n(ordinal_words(rank)[0], noun, n)]
         low, high = layout.extents.get((d.entity, d.owner, 0), (k, k))
         if high > low:
             if k == low:
                 out += [(f"the first {noun}", "position"), (f"the earliest {noun}", "position"),
                         (f"the {noun} that comes first", "position")]
+                out += [(phrase, "position") for phrase in _of_the_n("first", noun, n)]
             if k == high:
                 out += [(f"the last {noun}", "position"), (f"the final {noun}", "position"),
                         (f"the {noun} that comes last", "position"), (f"the latest {noun}", "position")]
+                out += [(phrase, "position") for w in ("last", "final") for phrase in _of_the_n(w, noun, n)]
+            if len(here) > 2 and k == here[-2]:
+                out += [(f"the {w} {noun}", "position") for w in ("second to last", "second last", "penultimate")]
     return out
 
 
@@ -141,14 +199,24 @@ def _axis_words(d: SlotDescription, layout: Layout, axis: int) -> list[tuple[str
     name = d.axes[axis] if axis < len(d.axes) else ""
     k = d.indices[axis]
     words = [(f"{name} {k}", "index")]
-    words += [(f"{w} {name}", "ordinal") for w in ordinal_words(k - d.base + 1)]
+    words += [(f"{w} {name}", "ordinal") for w in ordinal_words(k - (d.base if d.base is not None else k) + 1)]
     low, high = layout.extents.get((d.entity, d.owner, axis), (k, k))
-    ends = {"row": (("top", "first"), ("bottom", "last")),
-            "column": (("leftmost", "first"), ("rightmost", "last"))}.get(name)
+    ends = {"row": (("top", "first", "upper"), ("bottom", "last", "lower")),
+            "column": (("leftmost", "first", "left"), ("rightmost", "last", "right"))}.get(name)
     if ends and high > low:
         for position in ends[0] if k == low else ends[1] if k == high else ():
             words.append((f"{position} {name}", "position"))
+        here = layout.positions.get((d.entity, d.owner, axis), ())
+        if len(here) % 2 == 1 and len(here) > 2 and k == here[len(here) // 2]:
+            words += [(f"{w} {name}", "position") for w in ("middle", "center", "centre", "central")]
     return list(dict.fromkeys(words))
+
+
+def _nouns(d: SlotDescription) -> tuple[str, ...]:
+    """The nouns for a slot on two axes: its own, and for a matrix's (one with an owner) "entry" and "element"."""
+    extra = ("entry", "element") if d.owner and len(d.indices) == 2 else ()
+    heads = tuple(n.rsplit(" ", 1)[-1] for n in (d.entity, *d.synonyms) if " " in n)
+    return tuple(dict.fromkeys((d.entity, *d.synonyms, *extra, *heads)))
 
 
 def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
@@ -165,8 +233,30 @@ def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
     out += _along_edges(d, layout)
     for v in vertical:  # corners: "the bottom-left entry", "the top right cell"
         for h in horizontal:
-            for noun in (d.entity, *d.synonyms, "corner"):
+            for noun in (*_nouns(d), "corner"):
                 out += [(f"the {v}-{h} {noun}", "position"), (f"the {v} {h} {noun}", "position")]
+    # the column's word before the noun and the row after it: "the middle cell of the bottom row", "the first
+    # entry of the second row", "the last entry in row 2"; the owner between: "the bottom row of M, second column"
+    # (kept few: every phrase here is built for every cell of every matrix of a run)
+    owner = f" of {d.owner}" if d.owner and " " not in d.owner else ""  # "... of E" is E's, whatever P's says
+    nouns = tuple(dict.fromkeys((d.entity, "entry" if d.owner else (d.synonyms or (d.entity,))[0])))
+    for a, how_a in rows:
+        for b, how_b in cols:
+            how = "position" if "position" in (how_a, how_b) else "ordinal" if "ordinal" in (how_a, how_b) \
+                else "index"
+            position = b.rsplit(" ", 1)[0]
+            if how_b != "index" and not position[:1].isdigit():
+                for noun in nouns:
+                    out += [(f"{position} {noun} {prep} the {a}", how) for prep in ("of", "in")]
+                    if owner:
+                        out.append((f"{position} {noun} of the {a}{owner}", how))
+            if owner:
+                out.append((f"{a}{owner}, {b}", how))
+    middle_rows = [w for w, _ in rows if w.split()[0] in ("middle", "center", "centre", "central")]
+    middle_cols = [w for w, _ in cols if w.split()[0] in ("middle", "center", "centre", "central")]
+    if middle_rows and middle_cols:  # the centre of an odd grid
+        for w in ("middle", "center", "centre", "central"):
+            out += [(f"the {w} {noun}", "position") for noun in _nouns(d)]
     return out
 
 
@@ -184,8 +274,13 @@ def _along_edges(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
         edges += [(edge, c, low_c, high_c) for edge, on in (("top", r == low_r), ("bottom", r == high_r)) if on]
     for edge, k, low, high in edges:
         words = [*ordinal_words(k - low + 1)] + (["first"] if k == low else []) + (["last"] if k == high else [])
+        words += ["second to last", "second last", "penultimate"] if k == high - 1 and high - low > 1 else []
+        axis_name = "row" if edge in ("left", "right") else "column"
+        out += [(f"{edge} edge {of}, in {axis_name} {k}", "position") for of in ("of the grid", "of the grid,", "")]
+        out += [(f"{edge} edge in {axis_name} {k}", "position"), (f"{axis_name} {k} on the {edge} edge", "position"),
+                (f"{axis_name} {k} of the {edge} edge", "position")]
         for word in dict.fromkeys(words):
-            for noun in (d.entity, *d.synonyms[:1]):
+            for noun in _nouns(d):
                 out += [(f"the {word} {noun} {where} the {edge} edge", "position")
                         for where in ("on", "along", "of")]
     return out

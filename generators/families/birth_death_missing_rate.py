@@ -270,7 +270,8 @@ class BirthDeathMissingRate(Family):
         i, j = c["from_state"], c["to_state"]
         up = c["type"] == "birth_rate"
         move = "up" if up else "down"
-        return SlotDescription("birth rate" if up else "death rate", (i,), base=0, kind="rate", meanings=(
+        # lambda_0 is the first birth rate, mu_1 the first death rate
+        return SlotDescription("birth rate" if up else "death rate", (i,), base=0 if up else 1, kind="rate", meanings=(
             f"the rate from state {i} to state {j}", f"the rate of going from state {i} to state {j}",
             f"the rate at which the chain moves {move} from state {i}", f"the rate of moving {move} from state {i}",
             f"the rate at which the chain jumps from state {i} to state {j}", f"the jump rate from {i} to {j}",

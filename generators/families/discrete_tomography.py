@@ -282,7 +282,7 @@ class DiscreteTomography(Family):
         """What the slot is, for readers' phrases (``generators.describe``)."""
         if c["type"] == "cell":
             return SlotDescription("cell", (c["row"], c["col"]), axes=("row", "column"), base=0, owner="the grid",
-                                   synonyms=("entry", "grid cell", "square"))
+                                   synonyms=("entry", "grid cell", "square"), extent=(SIZE, SIZE))
         if c["type"] in ("row_sum", "col_sum"):
             axis = "row" if c["type"] == "row_sum" else "column"
             return SlotDescription(f"{axis} sum", (c["row" if axis == "row" else "col"],), base=0, owner="the grid",

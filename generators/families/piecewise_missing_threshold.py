@@ -181,7 +181,8 @@ class PiecewiseMissingThreshold(Family):
         """What the slot is, for readers' phrases (``generators.describe``)."""
         if c["type"] != "threshold":
             return None
-        return SlotDescription("threshold", synonyms=("breakpoint",), meanings=(
+        return SlotDescription("threshold", synonyms=("breakpoint", "cut-off", "cutoff", "switch point", "change point",
+                                                      "parameter"), meanings=(
             "where the function switches", "where f switches",
             "where the function switches from one formula to the other", "the point where the formula changes",
             "where the formula changes", "where the branches change", "the boundary between the two branches",
@@ -191,7 +192,8 @@ class PiecewiseMissingThreshold(Family):
             "where the piecewise function changes", "the point separating the two branches",
             "switch from one formula to the other", "switches from one formula to the other", "function switch",
             "f switch", "switch formulas", "switch branches", "two branches meet", "branches meet",
-            "x do the two branches meet", "x does the function switch", "x does f switch", "x does f change"))
+            "x do the two branches meet", "x does the function switch", "x does f switch", "x does f change",
+            "where the definition changes", "where the definition of f changes", "where the rule changes"))
 
     def slot_name(self, c: Constraint) -> str | None:
         match c["type"]:

@@ -236,15 +236,18 @@ class PolyInterpolation(Family):
                     f"the value of the polynomial at x = {x}", f"the value of the polynomial at {x}",
                     f"p evaluated at x = {x}", f"p evaluated at {x}", f"the polynomial evaluated at x = {x}",
                     f"the polynomial at x = {x}", f"the data point at x = {x}", f"the y value at x = {x}",
-                    f"the sample at x = {x}", f"the point with x = {x}",
+                    f"the sample at x = {x}", f"the point with x = {x}", f"the height of p at x = {x}",
+                    f"its height at x = {x}", f"the height of the graph at x = {x}",
                     *(f"{p} {verb} at x = {x}" for p in ("polynomial", "p", "p(x)")
                       for verb in ("take", "takes", "equal", "equals", "give", "gives", "have", "has"))]
         if x == 0:
             meanings += ["the constant term of p", "the constant term", "the constant coefficient",
                          "the constant term of the polynomial", "the y intercept", "the intercept of p",
                          "the value at the origin", "the value at zero"]
-        return SlotDescription("value", (), kind="point", attribute=f"p({x})", meanings=tuple(meanings),
-                               synonyms=("data point", "sample", "evaluation", "interpolation point"))
+        # x is a label, not a position: "the last of the four evaluation points" counts among the others
+        return SlotDescription("value", (x,), base=None, kind="point", attribute=f"p({x})", meanings=tuple(meanings),
+                               synonyms=("data point", "sample", "evaluation", "interpolation point",
+                                         "evaluation point", "sample point", "sample value"))
 
 
 FAMILY = PolyInterpolation()

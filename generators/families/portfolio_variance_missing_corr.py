@@ -36,7 +36,7 @@ from generators.base import (
     missing_slot_note,
     stated_size,
 )
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 
 MAX_DENOMINATOR = 500
@@ -328,7 +328,10 @@ class PortfolioVarianceMissingCorr(Family):
                     f"the correlation between asset {i} and asset {j}", f"the correlation of assets {i} and {j}",
                     f"how asset {i} and asset {j} move together", f"how assets {i} and {j} move together",
                     f"the correlation between the returns of asset {i} and asset {j}",
-                    f"the correlation coefficient between assets {i} and {j}"))
+                    f"the correlation coefficient between assets {i} and {j}",
+                    *(f"{prep} the {a} and {the}{b} asset{s}" for prep in ("between", "of")
+                      for a, b in zip(ordinal_words(i + 1), ordinal_words(j + 1), strict=True)
+                      for the, s in (("", "s"), ("the ", "")))))
             case "weight":
                 return SlotDescription("weight", (c["asset"],), base=0, synonyms=("portfolio weight",))
             case "std":

@@ -188,3 +188,19 @@ def test_a_request_over_the_length_bound_is_declined_unread(instances: list[dict
     long = preamble * 2 + "What is m2?"
     judgement = responder.judge(instance, long)
     assert not judgement.offer and judgement.rule == "too_long", judgement
+
+
+def test_described_phrases_fast_path_equals_alias_form() -> None:
+    """The lexicon's fast path for plain lower-case phrases gives exactly ``alias_form``."""
+    from generators.describe import Layout, SlotDescription, reader_phrases, role_phrases
+    from harness.mira.agents.rule_lexicon import _alias_form
+    from harness.text import alias_form
+
+    cells = [SlotDescription("entry", (i, j), axes=("row", "column"), base=0, owner="M", synonyms=("matrix entry",))
+             for i in range(3) for j in range(3)]
+    samples = [SlotDescription("output sample", (k,), base=0, synonyms=("measurement",)) for k in range(4)]
+    phrases = [p for group in (cells, samples) for d in group for p, _ in reader_phrases(d, Layout.of(group))]
+    phrases += [p for d in cells[:1] + samples[:1] for p in role_phrases(d)]
+    phrases += ["your prior", "the lambda rate", "pi", "an entry", "mod m3", "the i.e. entry"]
+    assert len(phrases) > 1000
+    assert [_alias_form(p) for p in phrases] == [alias_form(p) for p in phrases]

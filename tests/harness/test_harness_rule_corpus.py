@@ -4,8 +4,10 @@
 ``rule_requests_independent.jsonl`` was written by another party without seeing the responder, in the
 styles of different models; ``rule_requests_described.jsonl`` (issue 28,
 ``tests/data/make_rule_requests_described.py``) describes the slot in words: ordinals, positions, roles, domain
-meanings, quoted formulas, reasons, confirm clauses. Requests whose label is open to dispute are left out
-(docs/harness.md).
+meanings, quoted formulas, reasons, confirm clauses; ``rule_requests_general.jsonl`` (rule/3) checks the
+general mechanisms on instances the held-out style corpus does not use: free-order roles, "that other line",
+statements of need, relations ("the term right after a(0)"), ordinals among the others, the cells B's fact
+settles. Requests whose label is open to dispute are left out (docs/harness.md).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from harness.mira.types import DECLINE_MESSAGE, ResponderTurn
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 FILES = {"own": DATA / "rule_requests_own.jsonl", "independent": DATA / "rule_requests_independent.jsonl",
-         "described": DATA / "rule_requests_described.jsonl"}
+         "described": DATA / "rule_requests_described.jsonl", "general": DATA / "rule_requests_general.jsonl"}
 OFFER_STYLES = {"short", "polite", "formula_restated", "latex", "justification_first", "words", "because", "type_b"}
 DECLINE_STYLES = {"vague", "target", "known_fact", "wrong_slot", "two_things", "everything"}
 
@@ -275,7 +277,14 @@ def test_shared_regex_finds_exactly_what_the_instances_own_regex_finds(corpus, i
     import dataclasses
     import re
 
-    from harness.mira.agents.rule_lexicon import LINEAR_EXPR, _linear_form, build_lexicon, find_mentions, trie_regex
+    from harness.mira.agents.rule_lexicon import (
+        ARTICLE_NEXT,
+        LINEAR_EXPR,
+        _linear_form,
+        build_lexicon,
+        find_mentions,
+        trie_regex,
+    )
     from harness.text import normalize
 
     def reference(text, lexicon, pattern):
@@ -285,7 +294,9 @@ def test_shared_regex_finds_exactly_what_the_instances_own_regex_finds(corpus, i
         for m in pattern.finditer(text):
             if not any(start < m.end() and m.start() < end for start, end, _ in linear):
                 found.append((m.start(), m.end(), m.group()))
-        return sorted((start, form) for start, _, form in found)
+        # rule/3: "a" before a word ("give me a hint") is the article, not a name
+        return sorted((start, form) for start, _, form in found
+                      if not (form == "a" and ARTICLE_NEXT.match(text, start + 1)))
 
     own: dict[int, re.Pattern[str]] = {}
     for item in corpus[::2]:

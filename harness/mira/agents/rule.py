@@ -27,6 +27,12 @@ It judges *what is asked*, not which names occur. A request is read in four step
    4,000 characters: no request for one fact is that long, and reading one costs time linear in its length
    times its names).
 
+rule/3 (issue 28, second round) reads descriptions generally rather than by listed phrases: roles in free word
+order and by what a slot does among the others, statements of need read for what they say is needed, ordinals
+counted among the others, relations to a named slot, definite descriptions, candidates B's fact settles
+(described), quoted sentences and negated names as context, and meanings reworded (read loosely when nothing
+else is named); docs/harness.md lists them.
+
 Every decision carries ``rationale``: the rule, the phrases taken as asked, and those set aside as
 context. It is ``privileged``: it reads the instance's machine-readable hint specification and slot
 names; what it *reveals* is only ever the canonical hint text, or nothing.
@@ -52,12 +58,13 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
     Mention,
     build_lexicon,
     find_mentions,
+    loose_meaning,
     slot_names,
 )
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
 
-RULE_VERSION = "rule/2"
+RULE_VERSION = "rule/3"
 _MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
 MAX_MENTIONS = 0x100  # one mark each, U+E000..U+E0FF
 MEMO_SIZE = 64  # judgements remembered per lexicon (a run asks each instance a few requests)
@@ -70,9 +77,11 @@ EVERYTHING = re.compile(
     r"\b(?!\s+(?:the\s+)?(?:two|three|four|five|\d))|\byour (?:whole|entire|full) (?:view|list|set)\b")
 STRONG_ASK = re.compile(
     r"\?|\b(?:please|pls|(?:could|can|would|will) (?:you|u)|may i|(?:can|could) i (?:get|have|ask)|"
-    r"(?:tell|give|send|show|get) (?:me|us)|share|provide|what|which|how|whats|let me know|reveal|supply|"
+    r"(?:tell|give|send|show|get) (?:me|us)|share|provide|what|(?<!,)(?<!, )(?<!\()which|how|whats|let me know|"
+    r"reveal|supply|"
     r"asking|ask|request|requesting|i'?d like|i would like|looking for)\b")
-WEAK_ASK = re.compile(r"\b(?:need|missing|not given|dont have|do not have|lack|lacking|undetermined|except|without|"
+WEAK_ASK = re.compile(r"\b(?:needs?|requires?|depends on|hinges on|missing|not given|dont have|do not have|lack|"
+                      r"lacking|undetermined|except|without|"
                       r"unknown|namely|want|value of|know the)\b")
 MISSING = WEAK_ASK
 STATEMENT = re.compile(
@@ -81,7 +90,8 @@ STATEMENT = re.compile(
     r"^(?:my|our) (?:constraints|facts|data|view)\b|^(?:thanks|thank you|hi|hello|hey|ok|okay|great|sure)\b")
 LEADING_CONTEXT = re.compile(
     r"^\s*(?:(?:in order )?to (?!me\b|you\b)[a-z]+|so that|since|because|"
-    r"as|given(?: that)?|using|with|knowing|once|now that|for (?:the|this|my))\b"
+    r"as|given(?: that)?|using|with|knowing|once|now that|for (?:the|this|my)|of (?:the|these|those|all)|among|"
+    r"out of)\b"
     r"(?:(?:[^,]|,(?=\s*(?:[\ue000-\ue0ff]|and\b)))*,(?!\s*(?:[\ue000-\ue0ff]|and\b))|.*?(?=\b(?:i|we|you|could|can|would|please|what|whats|"
     r"tell me|give me|may|so)\b))")
 TRAILING_CONTEXT = re.compile(
@@ -102,12 +112,13 @@ QUANTITY_WORD = re.compile(
     r"measurement|sample|threshold|cell|point|line|prior|likelihood|variance|mean|posterior|eigenvalue|"
     r"eigenvector|determinant|slope|intercept|distance|emission|transition|boundary|kernel|number|constant|"
     r"parameter|variable|unknown|initial|coordinate|return|trace|distribution|norm|rank|root|sequence|"
-    r"function|matrix|vector|signal|state|edge)s?\b")
+    r"function|matrix|vector|signal|state|edge)s?\b|\b(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|kappa|lambda|"
+    r"mu|nu|xi|rho|sigma|tau|phi|chi|psi|omega)\b")
 SYMBOL_LIKE = re.compile(r"(?<![a-z0-9])(?:[a-z]{1,3}\d+|[a-z]{1,2}\([^()]*\)|[a-z]\[\d)")
 ADDITIVE = re.compile(r"^\s*(?:and|plus)\b|\b(?:also|as well|additionally|in addition|another|second question)\b")
 IN_FORMULA = re.compile(r"\s*,?\s*(?:in|of|from|within|as in)\s+(?:the\s+)?(?:equation|system|matrix|formula)?\s*"
                         r"[^,?;]*?[=≡][^,?;]*")
-OTHER_SYMBOL_AFTER = re.compile(r"\s*([a-z]{1,3}_?\d+|[a-z]{1,2}\([^()]*\))(?![\w(])")
+OTHER_SYMBOL_AFTER = re.compile(r"\s*([a-z]{1,3}_?\d+|[a-z]{1,2}\([^()]*\))(?![\w(])(?!\s*or\b)")  # not "a 0 or a 1"
 FILLER_VERB = re.compile(r"^\s*(?:tell|explain|let|thank|thanks|i|we|it|that|then|so|show|confirm|give|share|"
                          r"send|provide|check)\b")
 FORMULA_RUN = re.compile(r"(?:[\ue000-\ue0ff]|\d+|\bmod\b|(?<![a-z])[a-z](?![a-z])|[+\-*/^()\[\]|<>=≡!'.,]|\s)+")
@@ -124,8 +135,16 @@ STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
 CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|would you|will you|you|u)\s+"
                      r"(?:also\s+|please\s+|to\s+|just\s+)?|^\s*(?:also\s*,?\s*)?)"
                      r"(?:confirm|verify|check|double check|reconfirm|make sure)\b")
-# a formula in quotes ('f(x) = 2x + 1 if x < t'): the names inside are context
-QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*[=<>≡][^'\"]*)\1(?![a-z0-9])")  # normalising drops the space before
+# a formula or a sentence in quotes ('f(x) = 2x + 1 if x < t', 'every equation is linear in x, y, z'): the names
+# inside are context (normalising drops apostrophes inside words, and the space before a quote)
+QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*(?:[=<>≡]|[a-z]{2,}[^'\"]*\s[^'\"]*[a-z]{2,})[^'\"]*)\1(?![a-z0-9])")
+# "the top-left entry of M (not of M^2)", "apart from the ones modulo 13": names set against the asked one
+NEGATED = re.compile(r"\((?:not|rather than|instead of|other than)\b[^()]*\)|(?:(?:[,(]\s*|\band\s+)not|"
+                     r"\b(?:rather than|instead of|other than|apart from|aside from|besides))\s+"
+                     r"(?:(?:of|the|for|from|just|only|with|ones?|those|that)\s+)*"
+                     r"(?:[\ue000-\ue0ff](?:\s*(?:,|and|or|nor)\s*(?:the\s+)?(?:ones?\s+)?)?)+")
+# a described part of the target: "the top-left entry of M^2" asks for the target, not the hint's entry
+PART_OF = re.compile(r"\s*(?:of|in)\s+(?:the\s+)?(?:matrix\s+)?([\ue000-\ue0ff])")
 APPOSITION_PAREN = re.compile(r"\s*(?:[=:,]|,?\s*(?:ie|that is|namely|aka|defined as|given by|where)\s*,?)?\s*\(")
 
 
@@ -160,7 +179,8 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
         return Judgement(False, "too_many_names", tuple(dict.fromkeys(m.form for m in mentions))[:10])
     marked = _ABBREVIATION.sub(" ie ", _marked(text, mentions)).replace("...", "⋯")
     clauses = [c for c in _CLAUSE_BREAK.split(marked) if c.strip()]
-    asking = _asking_clauses(clauses)
+    asking, needs = _asking_clauses(clauses)
+    asking = [_focus(c) if needs else _question_after_conclusion(c) for c in asking]
     asked: list[Mention] = []
     context: set[int] = set(range(len(mentions)))
     unnamed: list[str] = []
@@ -173,18 +193,58 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
         context -= set(kept)
         unnamed.extend(extra)
     aside = [mentions[i] for i in sorted(context) if mentions[i].name.kind not in (HINT, PART)]
-    return _decide(asked, unnamed, aside)
+    judgement = _decide(asked, unnamed, aside)
+    if judgement.rule == "nothing_named" and lexicon.described is not None:
+        loose = loose_meaning(" ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c)), lexicon)
+        if loose is not None:
+            return _decide([loose], [], aside)
+    return judgement
 
 
-def _asking_clauses(clauses: list[str]) -> list[str]:
-    """Direct questions and requests that name something; else statements of need; else every clause."""
+def _asking_clauses(clauses: list[str]) -> tuple[list[str], bool]:
+    """Direct questions and requests that name something; else statements of need (and True); else every
+    clause."""
     open_clauses = [c for c in clauses if not _is_statement(c)]
     for pattern in (STRONG_ASK, WEAK_ASK):
         chosen = [c for c in open_clauses if (pattern.search(c) or (pattern is STRONG_ASK and CONFIRM.search(c)))
                   and _indices(c)]
         if chosen:
-            return chosen
-    return open_clauses or clauses
+            return chosen, pattern is WEAK_ASK
+    return open_clauses or clauses, False
+
+
+# In a statement of need the need is stated last: "..., so I need the correlation", "everything is known to me
+# except the downward rate out of state 2", "the recursion breaks at index 1, which needs y_1"
+CONCLUSION = re.compile(r"(?:,\s*|\b)(?:so|thus|hence|therefore|which means|that means|meaning)\b")
+NEED_FOCUS = re.compile(r"\b(?:need|needs|needed|missing|lack|lacking|except|without|want|dont have|do not have|"
+                        r"not given|namely|value of|know the|requires?|depends on|hinges on)\b")
+
+
+def _question_after_conclusion(clause: str) -> str:
+    """"s1 and s2 are known to me, so what I need is ...": the question after a conclusion asks; before it is
+    context."""
+    for m in reversed(list(CONCLUSION.finditer(clause))):
+        rest = clause[m.end():]
+        if STRONG_ASK.search(rest) and _indices(rest) and not STRONG_ASK.search(clause[:m.start()]):
+            return rest
+    return clause
+
+
+def _focus(clause: str) -> str:
+    """The part of a statement of need that says what is needed: after its last conclusion ("so ...") and then
+    after its last need word, where names remain; the reasons before are context, and so is a trailing reason
+    when the need is stated before it ("I need y_0 because without y_0 ...")."""
+    cut = TRAILING_CONTEXT.search(clause)
+    if cut and cut.start() > 0:
+        head = clause[:cut.start()]
+        if any(_indices(head[m.end():]) for m in NEED_FOCUS.finditer(head)):
+            clause = head
+    for pattern in (CONCLUSION, NEED_FOCUS):
+        for m in reversed(list(pattern.finditer(clause))):
+            if _indices(clause[m.end():]):
+                clause = clause[m.end():]
+                break
+    return clause
 
 
 def _marked(text: str, mentions: list[Mention]) -> str:
@@ -224,14 +284,20 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     ids = _indices(clause)
     is_hint = {i for i in ids if mentions[i].name.kind in (HINT, PART)}
     dropped: set[int] = set()
+    for negated in NEGATED.finditer(clause):
+        dropped |= set(_indices(negated.group()))
+    for i in [i for i in is_hint if mentions[i].name.via]:
+        of = PART_OF.match(clause, clause.index(chr(_MARK + i)) + 1)
+        if of and mentions[ord(of.group(1)) - _MARK].name.kind == TARGET:
+            is_hint.discard(i)
+            dropped.add(i)
     for quoted in QUOTED_FORMULA.finditer(clause):
         dropped |= set(_indices(quoted.group(2))) - is_hint
     rest = clause
     if is_hint:
         spans = _descriptions_after_hint(clause, is_hint)
-        for start, end in spans:  # a description of the hint may name a candidate it settles ("c (... a and b)")
-            owner = mentions[_indices(clause[:start])[-1]].name.slot
-            dropped |= {j for j in _indices(clause[start:end]) if j not in is_hint or mentions[j].name.slot != owner}
+        for start, end in spans:  # a candidate B's fact settles, named in an explanation, is context too
+            dropped |= set(_indices(clause[start:end])) - {i for i in is_hint if not mentions[i].name.candidate}
         rest = "".join(clause[a:b] for a, b in _complement(spans, len(clause)))
         for run in FORMULA_RUN.finditer(clause):
             run_ids = _indices(run.group())
@@ -334,7 +400,7 @@ def _decide(asked: list[Mention], unnamed: list[str], context: list[Mention]) ->
     quantities: dict[tuple[str, str], str] = {}
     for m in asked:
         kind = HINT if m.name.kind == PART else m.name.kind
-        quantities.setdefault((kind, m.name.slot), m.form)
+        quantities.setdefault((kind, m.name.slot + "\x00" + m.name.candidate), m.form)
     for phrase in unnamed:
         quantities.setdefault((UNNAMED, phrase), phrase)
     phrases = tuple(quantities.values())

@@ -39,6 +39,7 @@ class Name:
     kind: str  # HINT, PART, KNOWN, OTHER, TARGET, AMBIGUOUS
     slot: str  # what it names (the slot, or the target/unknown name)
     via: str = ""  # for a name made from the slot's description: how it refers and what it describes
+    candidate: str = ""  # for a name of another slot that the hint fact also settles (issue 24): that slot
 
 
 @dataclass
@@ -61,6 +62,7 @@ class Lexicon:
     described: Described | None = field(default=None, repr=False, compare=False)  # names from descriptions
     slot_kinds: dict[str, str] = field(default_factory=dict, repr=False, compare=False)  # slot -> its kind here
     role_names: dict[str, Name] = field(default_factory=dict, repr=False, compare=False)  # kind -> what roles name
+    candidates: dict[str, Name] = field(default_factory=dict, repr=False, compare=False)  # slot B's fact settles
 
     def __post_init__(self) -> None:
         if self.pattern is None:
@@ -174,11 +176,13 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
     hint_description = _cached(_SLOTS, (family.name, _freeze(hint["constraint"])),
                                lambda: _slot_forms(family, hint["constraint"]))[2]
-    # Each candidate B's fact settles is a quantity of its own (two of them are two quantities); their groups come
-    # first, so that a candidate's own name, also among the hint's aliases, names that candidate.
-    candidates = [_cached(_SLOTS, (family.name, "\x00candidate", other), lambda o=other: _candidate_group(family, o))
-                  for other in _settled(family, hint)]
-    groups: list[tuple[str, str, int, int | None]] = [
+    held = {slot for agent in ("A", "B") for c in views[agent]["constraints_machine"]
+            for slot in [_cached(_SLOTS, (family.name, _freeze(c)), lambda c=c: _slot_forms(family, c))[0]] if slot}
+    counting = tuple(s for s in (instance.get("verifier") or {}).get("candidate_slots") or ()
+                     if isinstance(s, str) and s not in held)
+    candidates = _cached(_CANDIDATES, (family.name, _freeze(hint), counting),
+                         lambda: _candidate_groups(family, hint, counting))
+    groups: list[tuple[str, Any, int, int | None]] = [
         *candidates, (HINT, hint["slot"], hint_forms, hint_description), (PART, hint["slot"], vocab["parts"], None)]
     for agent, kind in (("A", KNOWN), ("B", OTHER)):
         for constraint in views[agent]["constraints_machine"]:
@@ -203,7 +207,61 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
     return _cached(_LEXICONS, key, lambda: Lexicon(shape.names, components | shape.part_forms, linear,
                                                    hint["slot"], shape.pattern, lengths=shape.lengths,
                                                    described=shape.described, slot_kinds=shape.slot_kinds,
+                                                   candidates=shape.candidates,
                                                    role_names=shape.role_names))
+
+
+def _candidate_groups(family: Family, hint: dict[str, Any],
+                      counting: tuple[str, ...] = ()) -> tuple[tuple[str, Name, int, int | None], ...]:
+    """The other slots B's one fact settles (issue 24: where several slots would each complete A's facts, B's
+    one fact names them all), as name groups of the hint marked with the candidate: a request for one of them
+    asks for the hint, a request for two of them (or for one and the hint) asks two things. Found generically:
+    a hint alias (tomography's ``settles``, markov's ``row_partner``) or one of the instance's counting slots
+    (``verifier.candidate_slots``, those neither A nor B holds: the separator's a when B holds c, phase's other
+    signs) that is the slot name (``family.slot_name``) of the hint's constraint moved to it; it is described
+    as that moved constraint."""
+    slot, constraint = hint["slot"], hint["constraint"]
+    try:
+        own = set(family.slot_aliases(slot, {}))  # rho(1,0) is rho(0,1)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return ()
+    out = []
+    settled = _settled(family, hint)
+    for alias in dict.fromkeys(a for a in (*settled, *hint.get("request_aliases", ()), *counting)
+                               if isinstance(a, str) and a != slot and a not in own):
+        moved = _moved(constraint, slot, alias)
+        try:
+            if not moved or family.slot_name(moved) != alias:
+                continue
+            aliases = (*family.slot_aliases(alias, {}), alias, *candidate_vocabulary(family.name, alias))
+        except (KeyError, TypeError, ValueError, IndexError):
+            continue
+        d = _description(family, alias, moved)
+        described = None if d is None else _description_id(d)
+        out.append((HINT, Name(HINT, slot, candidate=alias), _forms(aliases), described))
+    return tuple(out)
+
+
+_INT = re.compile(r"-?\d+")
+
+
+def _moved(constraint: dict[str, Any], slot: str, other: str) -> dict[str, Any]:
+    """The hint's constraint moved to the slot ``other`` of the same kind, for describing it: the integer
+    fields that spell the hint slot's numbers, in order (``cell(0,1)``: row 0, col 1), take ``other``'s."""
+    ours, theirs = [int(x) for x in _INT.findall(slot)], [int(x) for x in _INT.findall(other)]
+    if not ours and not theirs:  # a slot named by a field ("c": var c -> var a)
+        named = [k for k, v in constraint.items() if v == slot]
+        return {**constraint, named[0]: other} if len(named) == 1 else {}
+    if len(ours) != len(theirs) or not ours:
+        return {}
+    moved, fields = dict(constraint), [k for k, v in constraint.items() if type(v) is int]
+    for number, new in zip(ours, theirs, strict=True):
+        field_name = next((k for k in fields if constraint[k] == number), None)
+        if field_name is None:
+            return {}
+        fields.remove(field_name)
+        moved[field_name] = new
+    return moved
 
 
 def _settled(family: Family, hint: dict[str, Any]) -> list[str]:
@@ -214,18 +272,6 @@ def _settled(family: Family, hint: dict[str, Any]) -> list[str]:
         return [s for s in family.settled_slots(constraint) if s != hint["slot"]]
     except (KeyError, TypeError, ValueError):
         return []
-
-
-def _candidate_group(family: Family, slot: str) -> tuple[str, str, int, None]:
-    """A settled candidate's names (no description: role phrases count only the facts B holds)."""
-    return HINT, slot, _forms((*_names_of(family, slot), *candidate_vocabulary(family.name, slot))), None
-
-
-def _names_of(family: Family, slot: str) -> list[str]:
-    try:
-        return [*family.slot_aliases(slot, {}), slot]
-    except (KeyError, TypeError, ValueError, IndexError):
-        return [slot]
 
 
 # ------------------------------------------------------------------------------------ caches
@@ -246,6 +292,7 @@ _DESCRIPTIONS: list[SlotDescription] = []
 _ROLES: dict[Any, dict[str, Name]] = {}  # the (kind, slot, description) of the slots -> what role phrases name
 _TABLES: dict[Any, Described] = {}  # the (slot, description) pairs of an instance -> their phrases
 _VOCAB: dict[Any, dict[str, int]] = {}
+_CANDIDATES: dict[Any, tuple[Any, ...]] = {}
 _SLOTS: dict[Any, tuple[str | None, int]] = {}
 _SHAPES: dict[Any, Shape] = {}
 _LEXICONS: dict[Any, Lexicon] = {}
@@ -263,7 +310,8 @@ def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
 
 def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
-    caches = (_VOCAB, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC, _ALNUM, _DESCRIBED, _TABLES,
+    caches = (_SIGNATURES, _VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC,
+              _ALNUM, _DESCRIBED, _TABLES,
               _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES)
     for cache in caches:
         cache.clear()
@@ -280,8 +328,20 @@ def _forms(phrases: tuple[Any, ...]) -> int:
     found = _INTERNED.get(phrases)
     if found is None:
         found = _INTERNED[phrases] = len(_BY_ID)
-        _BY_ID.append(tuple(alias_form(p) for p in phrases if isinstance(p, str)))
+        _BY_ID.append(tuple(_alias_form(p) for p in phrases if isinstance(p, str)))
     return found
+
+
+_PLAIN = re.compile(r"[a-z]+(?: [a-z]+)*")
+_ARTICLE = re.compile(r"^(?:the|a|an|your) ")
+
+
+def _alias_form(phrase: str) -> str:
+    """``alias_form``, with a fast path for the plain lower-case words most described phrases are (checked
+    equal by tests/harness/test_harness_rule_describe.py)."""
+    if _PLAIN.fullmatch(phrase):
+        return _ARTICLE.sub("", phrase, count=1)
+    return alias_form(phrase)
 
 
 def _joined(first: int, second: int) -> int:
@@ -351,10 +411,13 @@ class Shape:
         Shape._count += 1
         self.id = Shape._count
         named = [(kind, slot, forms_id) for kind, slot, forms_id, _ in groups]
+        self.candidates = {slot.candidate: slot for _, slot, _, _ in groups if isinstance(slot, Name)}
+        groups = tuple((kind, slot.candidate if isinstance(slot, Name) else slot, f, d) for kind, slot, f, d in groups)
         slots = [(kind, slot, _DESCRIPTIONS[d]) for kind, slot, _, d in groups
-                 if d is not None and kind in (HINT, KNOWN, OTHER)]
+                 if d is not None and kind in (HINT, KNOWN, OTHER) and slot not in self.candidates]
         self.role_names = _cached(_ROLES, tuple((kind, slot, d) for kind, slot, _, d in groups
-                                                if d is not None and kind in (HINT, KNOWN, OTHER)),
+                                                if d is not None and kind in (HINT, KNOWN, OTHER)
+                                                and slot not in self.candidates),
                                   lambda: _role_names(slots))
         names = _fill(named)
         names.pop("", None)
@@ -390,7 +453,8 @@ def _role_names(slots: list[tuple[str, str, SlotDescription]]) -> dict[str, Name
     listed"): the hint when B holds exactly one fact of that kind, since B cannot tell which of several A
     means; otherwise ``AMBIGUOUS``."""
     out = {}
-    held_by_b = [(kind, slot, d) for kind, slot, d in slots if kind in (HINT, OTHER)]
+    known = {slot for kind, slot, _ in slots if kind == KNOWN}  # B's copy of a fact A holds is not missing
+    held_by_b = [(kind, slot, d) for kind, slot, d in slots if kind in (HINT, OTHER) and slot not in known]
     b_slots = {slot for _, slot, _ in held_by_b}
     for group in dict.fromkeys(d.group for _, _, d in slots):
         of_group = [(kind, slot, d) for kind, slot, d in held_by_b if d.group == group]
@@ -419,6 +483,11 @@ class Described:
 
     forms: dict[str, tuple[str, str]]
     by_first_word: dict[str, tuple[int, ...]]
+    roles: re.Pattern[str] | None = None  # role phrases in free word order (``role_pattern``)
+    role_nouns: dict[str, str] = field(default_factory=dict)  # noun -> the kind(s) it names, "|"-joined
+    slots: dict[str, SlotDescription] = field(default_factory=dict)  # slot -> its description
+    at: dict[tuple[str, str, tuple[int, ...]], str] = field(default_factory=dict)  # (entity, owner, indices) -> slot
+    layout: Layout = field(default_factory=Layout)
 
 
 def _described_table(slots: list[tuple[str, int]]) -> Described:
@@ -431,11 +500,15 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
     forms: dict[str, tuple[str, str]] = {}
     lengths: dict[str, set[int]] = {}
     for slot, d in reversed(described):  # the first slot to give a form keeps it: written last
-        own = Layout({k: v for k, v in layout.extents.items() if k[:2] == (d.entity, d.owner)})  # all it reads
+        own = layout.only(d.entity, d.owner)  # all it reads
         one_forms, one_lengths = _cached(_DESCRIBED, (slot, d, own), lambda s=slot, d=d, own=own: _one_slot(s, d, own))
         forms.update(one_forms)
         for word, ls in one_lengths.items():
             lengths.setdefault(word, set()).update(ls)
+    for form, entry in _unique_nouns(described).items():  # "the correlation" where there is one
+        if form not in forms:
+            forms[form] = entry
+            lengths.setdefault(form.split()[0], set()).add(len(form))
     roles: dict[str, tuple[str, str]] = {}
     for group, forms_id in reversed(_role_forms(tuple(d for _, d in described))):
         roles.update(dict.fromkeys(_BY_ID[forms_id], (ROLE + group, "")))
@@ -445,7 +518,107 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
         first = _FIRST_WORD.match(form)
         if first:
             lengths.setdefault(first.group(), set()).add(len(form))
-    return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()})
+    nouns = _role_nouns(tuple(d for _, d in described))
+    slots = dict(described)
+    at = {(d.entity, d.owner, d.indices): slot for slot, d in reversed(described) if d.indices}
+    return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()},
+                     role_pattern() if nouns else None, nouns, slots, at, layout)
+
+
+def _unique_nouns(described: tuple[tuple[str, SlotDescription], ...]) -> dict[str, tuple[str, str]]:
+    """"the NOUN" for a noun that only one slot here carries (its entity, kind or a synonym): a definite
+    description names the one thing it fits ("the correlation" when the portfolio has two assets)."""
+    carriers: dict[str, set[str]] = {}
+    for slot, d in described:
+        for noun in {d.entity, d.group, *d.synonyms}:
+            carriers.setdefault(alias_form(noun), set()).add(slot)
+    out = {}
+    for noun, slots in carriers.items():
+        if len(slots) == 1 and noun and noun.rsplit(" ", 1)[-1] not in _VAGUE_NOUNS:
+            slot = next(iter(slots))
+            d = dict(described)[slot]
+            out[_alias_form(f"the {noun}")] = (slot, f"unique: the only {noun} here, {d.summary()}")
+    return out
+
+
+_VAGUE_NOUNS = frozenset(("value", "number", "quantity", "fact", "information", "data", "parameter", "probability"))
+GENERIC_ROLE_NOUNS = ("one",)  # "the missing value", "the information I lack" stay vague (labelled so)
+
+
+def _role_nouns(descriptions: tuple[SlotDescription, ...]) -> dict[str, str]:
+    """Every noun a role phrase may use, with the kinds of slot it names: the kind, the entity, its synonyms and
+    attribute, and the last word of each ("sample" for "output sample"); generic nouns ("value", "one") name
+    any fact (``ONE``)."""
+    kinds: dict[str, list[str]] = {}
+    for d in descriptions:
+        for noun in (d.group, d.entity, *d.synonyms, *([d.attribute] if d.attribute.isalpha() else [])):
+            head = noun.rsplit(" ", 1)[-1]
+            for form in (noun, *([head] if head not in _VAGUE_NOUNS else [])):
+                form = alias_form(form)
+                if form and d.group not in kinds.setdefault(form, []):
+                    kinds[form].append(d.group)
+    out = {noun: "|".join(groups) for noun, groups in kinds.items()}
+    for noun in GENERIC_ROLE_NOUNS:
+        out.setdefault(noun, ONE)
+    return out
+
+
+_LACK = (r"(?:that\s+|which\s+)?(?:(?:i|we)\s+(?:still\s+)?(?:dont|do not|didnt|did not|cant|cannot|havent|have not|"
+         r"hadnt|had not)\s+(?:yet\s+)?(?:have|know|hold|see|get|got|been given)|(?:i|we)\s+(?:have|had|got)\s+no\b"
+         r"(?:\s+(?:value|number|data|info))?(?:\s+for)?|(?:i|we)\s*(?:am|m|are|re)?\s+(?:still\s+)?missing|"
+         r"(?:is|are|remains?)\s+(?:still\s+)?(?:missing|unknown|absent|unlisted|unspecified)|missing\s+(?:from|in)\s+"
+         r"(?:my|our|the)\s+\w+|(?:(?:is|are|was)\s+)?not\s+(?:in|on|among|part of)\s+(?:my|our)\s+\w+|"
+         r"(?:is\s+|was\s+)?not\s+"
+         r"(?:listed|given|provided|known)(?:\s+to\s+(?:me|us))?|(?:i|we)\s+(?:was|were)\s+not\s+(?:given|told)|"
+         r"(?:i|we)\s+lack|(?:is|are)\s+neither\s+given|(?:that\s+|which\s+)?(?:only\s+)?you\s+(?:hold|have))")
+_LACK_WORD = r"(?:remaining|missing|unknown|other|outstanding|absent|unlisted|lacking|unspecified|unprovided)"
+
+
+_NOT_NOUN = r"(?!(?:i|we|you|that|which|is|are|was|do|does|did|of|in|on|from|for|not|have|has|am|im)\b)"
+_NOUN_PHRASE = r"(?P<n{}>(?:" + _NOT_NOUN + r"[a-z0-9]+\s+){{0,3}}?" + _NOT_NOUN + r"[a-z0-9]+)"
+
+
+def role_pattern() -> re.Pattern[str]:
+    """Role phrases in free word order: "the NOUN ... I have no value for", "the only NOUN of M missing from
+    my list", "the remaining NOUN", "that NOUN?". Groups ``n1``..``n3`` hold the noun phrase, whose last words
+    must be a noun of the instance (``_role_kinds``). One regex for every instance, compiled once."""
+    global _ROLE_PATTERN
+    if _ROLE_PATTERN is None:
+        det = r"(?<![a-z0-9])(?:the|which|what|whats|that|this)(?:\s+(?:only|one|single|sole|lone|last|very))*"
+        tail = (r"(?:\s+(?:of|in|on|from|for|along)(?:\s+(?!(?:i|we|that|which)\b)[a-z0-9^_()\[\]]+){1,3}?"
+                r"|\s+(?:value|values|number|entry|sign|equation|rate|probability))?")  # "of M", "resistor's value"
+        pattern = (f"{det}\\s+{_NOUN_PHRASE.format(1)}{tail}\\s+{_LACK}"
+                   f"|{det}\\s+{_LACK_WORD}(?:\\s+(?:only|one|single))?\\s+{_NOUN_PHRASE.format(2)}(?![a-z0-9])"
+                   f"|(?<![a-z0-9])(?:that|this)(?:\\s+other)?\\s+{_NOUN_PHRASE.format(3)}"
+                   r"(?=\s*(?:[?.,!]|$|please|for me|to me))"
+                   # "which congruence does x satisfy apart from the ones modulo 13 and modulo 5": to the clause's end
+                   f"|(?<![a-z0-9])(?:which|what)\\s+{_NOUN_PHRASE.format(4)}\\s+(?:do|does|did|is|are|else)\\b[^?.;]{{0,40}}?"
+                   r"\b(?:apart from|other than|besides|except|in addition to)\b[^?.;!]*"
+                   # "the resistor that sits in series with R6", "which line crosses L1 at P": described by what it
+                   # does among the others (B's only fact of the kind; else ambiguous)
+                   f"|(?<![a-z0-9])(?:the|which)\\s+{_NOUN_PHRASE.format(5)}\\s+(?:that|which|who)\\s+"
+                   r"(?!(?:i|we|you|is not|isnt|are not|was not)\b)(?:has|have|sits|lies|connects|crosses|meets|"
+                   r"intersects|passes|goes|contains|appears|belongs|comes)\b[^?.;!]*"
+                   f"|(?<![a-z0-9])which\\s+{_NOUN_PHRASE.format(6)}\\s+(?:crosses|meets|intersects|passes|connects|"
+                   r"contains|sits|lies)\b[^?.;!]*")
+        _ROLE_PATTERN = re.compile(pattern)
+    return _ROLE_PATTERN
+
+
+def _role_kinds(phrase: str, nouns: dict[str, str]) -> str | None:
+    """The kinds named by the longest tail of ``phrase`` ("one measured sample") that is a noun here, singular
+    or plural."""
+    words = phrase.split()
+    for n in range(min(3, len(words)), 0, -1):
+        tail = " ".join(words[-n:])
+        for form in (tail, tail[:-1] if tail.endswith("s") else "", tail[:-2] if tail.endswith("es") else ""):
+            if form and form in nouns:
+                return nouns[form]
+    return None
+
+
+_ROLE_PATTERN: re.Pattern[str] | None = None
+
 
 
 def _role_forms(descriptions: tuple[SlotDescription, ...]) -> list[tuple[str, int]]:
@@ -517,17 +690,21 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
             continue
         length = best.get(start, 0)
         extra = described.get(start)
-        if extra is not None and extra[0] > length:
+        if extra is not None and extra[0] > length and not _cut_through(best, start, start + extra[0]):
             length = extra[0]
             form = text[start:start + length]
             slot, via = extra[1]
             if slot.startswith(ROLE):
-                name = lexicon.role_names.get(slot[len(ROLE):]) or Name(AMBIGUOUS, slot[len(ROLE):], "role")
+                name = _role_name(lexicon, slot[len(ROLE):])
+            elif slot in lexicon.candidates:
+                name = Name(HINT, lexicon.candidates[slot].slot, via, candidate=slot)
             else:
                 name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
-        else:
+        elif length:
             form = text[start:start + length]
             name = names[form]
+        else:  # only a described phrase started here, and it would cut a name in two
+            continue
         if form == "a" and ARTICLE_NEXT.match(text, start + length):
             continue  # "give me a hint": the article, not an unknown named a
         end = at = start + length
@@ -536,7 +713,73 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
             continue
         mentions.append(Mention(start, end, form, name))
     mentions.sort(key=lambda m: m.start)
+    if lexicon.described is not None and lexicon.described.at and _RELATION_WORD.search(text):
+        mentions = [_related(text, m, lexicon) for m in mentions]
     return mentions
+
+
+def _cut_through(best: dict[int, int], start: int, end: int) -> bool:
+    """Whether a family name starts inside ``start:end`` and runs past it: a described phrase ("the sign") never
+    cuts a name ("sign bit of x0") in two."""
+    return any(s + best[s] > end for s in range(start + 1, end) if s in best)
+
+
+# "the term right after a(0)", "the entry directly below m00", "the equation that comes right after Equation (2)"
+_RELATION_WORD = re.compile(r"\b(?:after|following|before|preceding|below|beneath|under|above|over)\b")
+_RELATION = re.compile(r"(?:(?:right|just|immediately|directly|straight)\s+)?(after|following|before|preceding|below|"
+                       r"beneath|under|above|over)\s*(?:the\s+)?$")
+_STEPS = {"after": (0, 1), "following": (0, 1), "before": (0, -1), "preceding": (0, -1), "below": (0, 1),
+          "beneath": (0, 1), "under": (0, 1), "above": (0, -1), "over": (0, -1)}
+
+
+def _related(text: str, m: Mention, lexicon: Lexicon) -> Mention:
+    """``m`` read with a relation word before it as the slot next to it along its axis (one axis: after and
+    before; rows: below and above), when the instance has that slot; otherwise ``m`` itself."""
+    table = lexicon.described
+    assert table is not None
+    d = table.slots.get(m.name.candidate or m.name.slot)
+    relation = _RELATION.search(text, max(0, m.start - 40), m.start)
+    if d is None or relation is None or len(d.indices) not in (1, 2):
+        return m
+    word = relation.group(1)
+    if len(d.indices) == 1 and word in ("below", "beneath", "under", "above", "over"):
+        return m
+    if len(d.indices) == 2 and word not in ("below", "beneath", "under", "above", "over"):
+        return m
+    axis, step = _STEPS[word]
+    here = table.layout.positions.get((d.entity, d.owner, axis), ())
+    k = d.indices[axis]
+    if k not in here or not 0 <= here.index(k) + step < len(here):
+        return m
+    indices = list(d.indices)
+    indices[axis] = here[here.index(k) + step]
+    slot = table.at.get((d.entity, d.owner, tuple(indices)))
+    if slot is None:
+        return m
+    via = f"relation: {relation.group().strip()} {m.form}: {table.slots[slot].summary()}"
+    if slot in lexicon.candidates:
+        name = Name(HINT, lexicon.candidates[slot].slot, via, candidate=slot)
+    else:
+        name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
+    return Mention(relation.start(), m.end, text[relation.start():m.end], name)
+
+
+_QUALIFIED = re.compile(r"\s*(?:of|in|for|at|between|from|on)\b")
+_ROLE_HINT = re.compile(r"\b(?:dont|do not|didnt|did not|havent|have not|have no|had no|missing|not in|not on|"
+                       r"not among|not part|not listed|not given|not provided|not known|not told|lack|neither|you hold|"
+                       r"you have|remaining|unknown|other|outstanding|absent|unlisted|unspecified|apart from|besides|"
+                       r"except|crosses|meets|intersects|passes|connects|contains|sits|lies|has|appears|belongs)\b|"
+                       r"\b(?:that|this)(?: other)? [a-z0-9]+"
+                       r"(?: [a-z0-9]+)?\s*(?:[?.,!]|$|please|for me|to me)")
+
+
+def _role_name(lexicon: Lexicon, kinds: str) -> Name:
+    """What a role phrase for ``kinds`` ("|"-joined when its noun fits several) names: the hint when it is B's
+    only fact of one of those kinds and B holds none of the others."""
+    names = [lexicon.role_names.get(kind) or Name(AMBIGUOUS, kind, f"role: B holds 0 of kind {kind}")
+             for kind in kinds.split("|")]
+    held = [n for n in names if not n.via.startswith("role: B holds 0 ")]
+    return held[0] if len(held) == 1 else names[0]
 
 
 def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str, str]]]:
@@ -544,6 +787,11 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
     table = lexicon.described
     assert table is not None
     out: dict[int, tuple[int, tuple[str, str]]] = {}
+    if table.roles is not None and _ROLE_HINT.search(text):
+        for m in table.roles.finditer(text):
+            kinds = _role_kinds(m.group(m.lastgroup or 0), table.role_nouns)
+            if kinds is not None:
+                out.setdefault(m.start(), (m.end() - m.start(), (ROLE + kinds, "")))
     if table.by_first_word.keys().isdisjoint(_WORDS.findall(text)):  # the usual case, decided in C
         return out
     for word in _WORDS.finditer(text):
@@ -551,11 +799,16 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
         if not lengths:
             continue
         start = word.start()
+        if start in out:
+            continue
         for length in lengths:
             if start + length > len(text):
                 continue
             form = text[start:start + length]
             entry = table.forms.get(form)
+            if entry is not None and entry[1].startswith("unique:") and (
+                    text[max(0, start - 4):start] != "the " or _QUALIFIED.match(text, start + length)):
+                continue  # only "the sign" alone: "the sign of x0" is x0's sign, "sign(x9)" another's
             if entry is not None and form not in lexicon.names:
                 end = start + length
                 if not form[-1].isalnum() or end == len(text) or text[end] not in _WORD:
@@ -587,3 +840,81 @@ def _linear_form(expr: str) -> dict[str, int] | None:
         value = int(digits) if digits else 1
         out[var] = out.get(var, 0) + (-value if sign == "-" else value)
     return {k: v for k, v in out.items() if v}
+
+
+# ------------------------------------------------------------------------------------ meanings, loosely
+# A meaning reworded ("How likely is the chain to stay put in state 0", "jumps from state 0 straight to state 3")
+# is still recognisable by its numbered words ("state0", "state3", "x=3") in order and one of its content words.
+# Tried only when a request names nothing else, so it can only turn a "nothing named" into a reading.
+_ANCHOR = re.compile(r"(?<![a-z0-9])[a-z]+=?-?\d+(?![a-z0-9])")
+_CONTENT = re.compile(r"[a-z]{4,}")
+_STOP = frozenset(("what", "which", "that", "this", "with", "from", "into", "when", "have", "does", "value", "the",
+                   "probability", "chance", "state", "symbol", "equal", "equals"))
+
+
+_PLURAL_ASK = re.compile(r"\b(?:probabilities|rates|entries|values|numbers|coefficients|equations|samples|terms|"
+                         r"weights|cells|transitions|emissions|moments|sums|signs|correlations|all|both|every)\b")
+
+
+def _meaning_signatures(table: Described) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:
+    found = _SIGNATURES.get(id(table))
+    if found is None or found[0] is not table:
+        signatures = {}
+        for form, (slot, via) in table.forms.items():
+            if not via.startswith("meaning"):
+                continue
+            anchors = tuple(_ANCHOR.findall(form))
+            content = frozenset(w for w in _CONTENT.findall(_ANCHOR.sub(" ", form)) if w not in _STOP)
+            if anchors and content:
+                key = (slot, anchors)
+                signatures[key] = signatures.get(key, frozenset()) | content
+        found = _SIGNATURES[id(table)] = (table, [(slot, anchors, content) for (slot, anchors), content
+                                                  in sorted(signatures.items())])
+        if len(_SIGNATURES) > _CACHE_SIZE:
+            _SIGNATURES.clear()
+    return found[1]
+
+
+_SIGNATURES: dict[int, tuple[Described, list[tuple[str, tuple[str, ...], frozenset[str]]]]] = {}
+
+
+def _in_order(anchors: tuple[str, ...], tokens: list[str]) -> bool:
+    at = 0
+    for anchor in anchors:
+        try:
+            at = tokens.index(anchor, at) + 1
+        except ValueError:
+            return False
+    return True
+
+
+def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
+    """The one slot whose meaning's numbered words all occur in ``text`` in order, with one of its content
+    words (the stem of at least four letters), preferring the meaning with most numbered words; None if none
+    or several fit."""
+    table = lexicon.described
+    if table is None:
+        return None
+    tokens = _ANCHOR.findall(text)
+    if not tokens or _PLURAL_ASK.search(text):  # "the transition probabilities out of state 1" asks for several
+        return None
+    words = _CONTENT.findall(text)
+    stems = {w[:4] for w in words}
+    fits: dict[str, int] = {}
+    for slot, anchors, content in _meaning_signatures(table):
+        if len(anchors) >= fits.get(slot, 0) and _in_order(anchors, tokens) and any(c[:4] in stems for c in content):
+            fits[slot] = len(anchors)
+    if not fits:
+        return None
+    best = max(fits.values())
+    slots = [slot for slot, n in fits.items() if n == best]
+    if len(slots) != 1:
+        return None
+    slot = slots[0]
+    via = f"meaning, loosely: {' '.join(a for a in tokens)} ({table.slots[slot].summary()})" if slot in table.slots \
+        else "meaning, loosely"
+    if slot in lexicon.candidates:
+        name = Name(HINT, lexicon.candidates[slot].slot, via, candidate=slot)
+    else:
+        name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
+    return Mention(0, 0, " ".join(tokens), name)
