@@ -46,10 +46,29 @@ def dumps(record: Any) -> str:
     """One strict-JSON line (no NaN/Infinity; lone surrogates escaped). A value JSON cannot hold exactly
     (a non-finite float, an int past Python's digit limit, an unknown object) is written as a string naming
     it rather than ending the run: what the model sent is in the record's raw text anyway."""
+    return _dumps(record)[0]
+
+
+def _dumps(record: Any) -> tuple[str, bool]:
+    """(``dumps(record)``, whether it was written as is, without ``strictify``)."""
     try:
-        return safejson.dumps(record)
+        return safejson.dumps(record), True
     except (ValueError, TypeError, RecursionError):
-        return safejson.dumps(safejson.strictify(record))
+        return safejson.dumps(safejson.strictify(record)), False
+
+
+def transcript_line(record: dict[str, Any]) -> tuple[bytes, bool]:
+    """The transcript line of ``record`` (strict JSON, secrets redacted, newline-terminated) and whether
+    ``read_transcripts`` would accept it as it is: written without ``strictify``, unchanged by redaction,
+    within the reader's line-length and nesting limits. Only then may a writer use the record it holds in
+    memory in place of reading the line back (JSON round-trips every other value exactly)."""
+    text, as_is = _dumps(record)
+    redacted = redact(text)
+    line = (redacted + "\n").encode()
+    # nesting deeper than the limit needs more brackets than the limit (as ``safejson`` counts)
+    readable = (as_is and (redacted is text or redacted == text) and len(line) <= untrusted.MAX_LINE_BYTES
+                and text.count("[") + text.count("{") <= untrusted.MAX_DEPTH)
+    return line, readable
 
 
 def now_iso() -> str:
@@ -208,8 +227,12 @@ class TranscriptWriter:
         self.written = 0
 
     def write(self, records: Iterable[dict[str, Any]]) -> None:
-        for record in records:
-            self._file.write((redact(dumps(record)) + "\n").encode())
+        self.write_lines((redact(dumps(record)) + "\n").encode() for record in records)
+
+    def write_lines(self, lines: Iterable[bytes]) -> None:
+        """Append whole lines (from ``transcript_line``), then flush and fsync (after each with ``fsync="each"``)."""
+        for line in lines:
+            self._file.write(line)
             self.written += 1
             if self.fsync_each:
                 self._sync()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,9 +28,11 @@ from harness.rundir import (
     same_identity,
     sha256_file,
     split_options,
+    transcript_line,
     write_json_atomic,
 )
 from harness.scheduler import run_episodes
+from schemas import fast_validator
 
 INFERENCE_SEED = 1234
 TRANSCRIPT_SCHEMA = "mira_transcript"
@@ -136,8 +138,9 @@ def _run_locked(cfg: MiraRunConfig, dataset: Dataset, regime: str, config: dict[
     todo = [inst for inst in dataset.instances if inst["id"] not in done.records]
     if info is not None:
         run_dir.relabel(info, cfg.label)
+    finished = MetricInputs(done.records.values())
     if info is not None and info.get("status") == "complete" and not todo:
-        return MiraRunResult(run_dir, finish_metrics(run_dir, info)[0], info, 0)
+        return MiraRunResult(run_dir, finish_metrics(run_dir, info, finished)[0], info, 0)
     solver, responder = make_agents(cfg)  # before anything is written: a bad agent leaves no folder behind
     try:
         check_agent_identity(info, solver, responder, run_dir)
@@ -147,7 +150,7 @@ def _run_locked(cfg: MiraRunConfig, dataset: Dataset, regime: str, config: dict[
         started = time.perf_counter()
         try:
             stats = execute(cfg, run_dir, todo, regime, solver, responder, len(dataset.instances),
-                            len(done.records))
+                            len(done.records), finished)
         except BaseException as exc:
             end_session_failed(run_dir, info, session, exc)
             raise
@@ -160,7 +163,7 @@ def _run_locked(cfg: MiraRunConfig, dataset: Dataset, regime: str, config: dict[
                    scheduler=stats)
     if backends:
         session["backends"] = backends
-    metrics, info["usage"] = finish_metrics(run_dir, info)
+    metrics, info["usage"] = finish_metrics(run_dir, info, finished)
     info.update(status="complete", end_time=session["end"], transcript_sha256=sha256_file(run_dir.transcripts),
                 engine_calls=_total_calls(info["sessions"]), summary={k: metrics["overall"].get(k) for k in
                                                                       ("n", "accuracy", "hit_rate")})
@@ -184,8 +187,9 @@ def execute(
     responder: Responder | None,
     total: int,
     done: int,
+    finished: MetricInputs | None = None,
 ) -> dict[str, Any]:
-    """Run the episodes of ``todo``, appending each finished one to the transcript."""
+    """Run the episodes of ``todo``, appending each finished one to the transcript (and to ``finished``)."""
     episode_config = EpisodeConfig(
         condition=cfg.condition,
         regime=regime,
@@ -206,9 +210,14 @@ def execute(
                mininterval=0.5)
     with run_dir.writer(cfg.fsync) as writer, bar:
 
-        def on_finished(finished: list[MiraEpisode]) -> None:
-            writer.write(ep.safe_record() for ep in finished)
-            bar.update(len(finished))
+        def on_finished(episodes: list[MiraEpisode]) -> None:
+            records = [ep.safe_record() for ep in episodes]
+            lines = [transcript_line(record) for record in records]
+            writer.write_lines(line for line, _ in lines)
+            if finished is not None:
+                for record, (_, readable) in zip(records, lines, strict=True):
+                    finished.add(record, readable)
+            bar.update(len(episodes))
 
         stats = run_episodes(episodes(), handlers, [SOLVER, RESPONDER], on_finished, cfg.max_concurrent)
     return stats.as_dict()
@@ -270,15 +279,79 @@ def default_label(config: dict[str, Any], view_variants: list[str] | None = None
     return f"{who} {regime}{suffix}"
 
 
-def finish_metrics(run_dir: RunDir, info: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``metrics.json`` from the live per-instance metrics of the transcript (``score`` recomputes them)."""
+def finish_metrics(run_dir: RunDir, info: dict[str, Any],
+                   finished: MetricInputs | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``metrics.json`` from the live per-instance metrics of the transcript (``score`` recomputes them): from
+    ``finished`` when it holds every line as it reads back, else from the transcript file."""
     from harness.mira.score import load_records
 
-    records = load_records(run_dir)
+    records = finished.records if finished is not None and finished.exact else load_records(run_dir)
     summary = summarize(records, [r["live_metrics"] for r in records])
     metrics = {"benchmark": "mira", "label": info.get("label"), **summary}
     write_json_atomic(run_dir.metrics_json, metrics)
     return metrics, usage_totals(records)
+
+
+METRIC_FIELDS = ("instance_id", "family", "type", "difficulty", "condition", "live_metrics", "usage")
+PLAIN_SCALARS = (str, int, float, bool, type(None))
+
+
+class MetricInputs:
+    """The fields of each transcript line that ``metrics.json`` is made of (``METRIC_FIELDS``), gathered as the
+    lines are read at the start and written during the run, so that the end of the run need not read back,
+    parse and re-check the file it has just written (for a run whose responder answers every request, that
+    re-read cost as much as the responder itself).
+
+    A line is kept only if ``load_records`` would accept it and read back the same values: written as is
+    (``transcript_line``), schema-valid, its expected answer decodable, the kept fields plain JSON values. One
+    that is not turns ``exact`` off, and ``finish_metrics`` reads the transcript file as before (reporting the
+    line as it always did). Lines read at the start were parsed and schema-checked by ``RunDir.prepare``; the
+    expected answer of a line written here is the instance's ``global_solution``, which ``load_dataset``
+    decoded with the same answer type and keys."""
+
+    def __init__(self, prior: Iterable[dict[str, Any]] = ()):
+        self.records: list[dict[str, Any]] = []
+        self.exact = True
+        self._ids: set[str] = set()
+        for record in prior:
+            self._keep(record, expected_checked=False)
+
+    def add(self, record: dict[str, Any], readable: bool) -> None:
+        """A line this process wrote (``readable``: ``transcript_line`` says it reads back as ``record``)."""
+        if self.exact and not (readable and _schema_valid(record)):
+            self.exact = False
+        self._keep(record, expected_checked=True)
+
+    def _keep(self, record: dict[str, Any], expected_checked: bool) -> None:
+        from harness.mira.score import expected_decodes
+
+        if not self.exact:
+            return
+        rid = record.get("instance_id")
+        kept = {k: record[k] for k in METRIC_FIELDS if k in record}
+        if (not isinstance(rid, str) or rid in self._ids or not _plain(kept)
+                or not (expected_checked or expected_decodes(record))):
+            self.exact = False
+            return
+        self._ids.add(rid)
+        self.records.append(kept)
+
+
+def _schema_valid(record: dict[str, Any]) -> bool:
+    try:
+        return bool(fast_validator(TRANSCRIPT_SCHEMA).is_valid(record))
+    except Exception:  # e.g. a key that is not a string: let the transcript reader say what is wrong
+        return False
+
+
+def _plain(value: Any) -> bool:
+    """Does JSON hold ``value`` as it is (dicts with string keys, lists, strings, numbers, booleans, null)?"""
+    kind = type(value)
+    if kind is dict:
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    if kind is list:
+        return all(_plain(v) for v in value)
+    return kind in PLAIN_SCALARS
 
 
 def usage_totals(records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:

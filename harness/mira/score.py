@@ -50,12 +50,23 @@ def load_records(run_dir: RunDir) -> list[dict[str, Any]]:
         print(f"{run_dir.transcripts}:{state.cut_line}: partial last line (interrupted run) is not scored; "
               "resume the run to redo it", file=sys.stderr)
     for rid, record in state.records.items():
-        try:
-            decode_answer(record["answer_type"], record["expected"], record["answer_keys"])
-        except Exception as exc:  # any decoder complaint: the line cannot be graded
+        if not expected_decodes(record):
             raise InputError(str(run_dir.transcripts), state.line_of[rid],
-                             f"expected: not a {record['answer_type']!r} answer ({type(exc).__name__})", rid) from None
+                             f"expected: not a {record['answer_type']!r} answer ({_decode_error(record)})", rid)
     return list(state.records.values())
+
+
+def expected_decodes(record: dict[str, Any]) -> bool:
+    """Is the (schema-valid) record's expected answer a value of its answer type?"""
+    return _decode_error(record) is None
+
+
+def _decode_error(record: dict[str, Any]) -> str | None:
+    try:
+        decode_answer(record["answer_type"], record["expected"], record["answer_keys"])
+    except Exception as exc:  # any decoder complaint: the line cannot be graded
+        return type(exc).__name__
+    return None
 
 
 def metric_rows(run_dir: RunDir, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
