@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -102,6 +102,20 @@ def check_record(schema: str, record: Any, path: str | Path, line: int | None, r
     problem = record_problem(schema, record)
     if problem is not None:
         raise InputError(str(path), line, _short(problem), record_id)
+
+
+def scored_each(path: str | Path, lines: list[dict[str, Any]], metrics: Callable[[dict[str, Any]], dict[str, Any]]
+                ) -> list[dict[str, Any]]:
+    """``metrics`` of every (schema-valid) line of the transcript ``path``; a line that still cannot be scored is
+    one clear error naming its id, never a traceback."""
+    rows = []
+    for line in lines:
+        try:
+            rows.append(metrics(line))
+        except Exception as exc:  # a crafted line must end in one clear line
+            raise InputError(str(path), None, f"events: cannot be scored ({type(exc).__name__})",
+                             line.get("instance_id")) from None
+    return rows
 
 
 def read_json(path: str | Path, schema: str | None = None, max_bytes: int = MAX_RUN_JSON_BYTES) -> dict[str, Any]:

@@ -368,14 +368,7 @@ def metrics_document(info: dict[str, Any], rows: list[dict[str, Any]]) -> dict[s
 
 def recompute_rows(run_dir: RunDir, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every session's metrics from its events; a schema-valid line that still cannot be scored is named."""
-    rows = []
-    for line in lines:
-        try:
-            rows.append(session_metrics(line))
-        except Exception as exc:  # a crafted line must end in one clear line, never a traceback
-            raise InputError(str(run_dir.transcripts), None, f"events: cannot be scored ({type(exc).__name__})",
-                             line.get("instance_id")) from None
-    return rows
+    return untrusted.scored_each(run_dir.transcripts, lines, session_metrics)
 
 
 def usage_totals(lines: list[dict[str, Any]]) -> dict[str, dict[str, int]]:

@@ -71,14 +71,7 @@ def _decode_error(record: dict[str, Any]) -> str | None:
 
 def metric_rows(run_dir: RunDir, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per-instance metrics; a schema-valid line that still cannot be scored is named with its id."""
-    rows = []
-    for record in records:
-        try:
-            rows.append(instance_metrics(record))
-        except Exception as exc:  # a crafted line must end in one clear line, never a traceback
-            raise InputError(str(run_dir.transcripts), None, f"events: cannot be scored ({type(exc).__name__})",
-                             record.get("instance_id")) from None
-    return rows
+    return untrusted.scored_each(run_dir.transcripts, records, instance_metrics)
 
 
 def score_run(path: str | Path, figures: bool = True, write: bool = True) -> ScoredRun:
