@@ -159,6 +159,22 @@ def test_statement_keywords_are_whole_words(line: str, word: str) -> None:
     assert observation.sigma == "reject" and observation.epsilon_text == f"parse_error: unexpected '{word}'"
 
 
+class LostInterrupt(Exception):
+    """CPython's readline loop checks for a pending SIGINT only when select() is interrupted: a Ctrl-C that lands
+    just before it blocks is acted on at the next keystroke, not at once. That race is CPython's, not the REPL's;
+    the test retries the session when it happens, so it still fails if Ctrl-C never cancels the line."""
+
+
+def _pty_repl_retrying(keys: list[bytes], attempts: int = 3) -> str:
+    for attempt in range(attempts):
+        try:
+            return _pty_repl(keys)
+        except LostInterrupt as exc:
+            if attempt == attempts - 1:
+                raise AssertionError(f"Ctrl-C was not acted on in {attempts} sessions; last output: {exc}") from None
+    raise AssertionError("unreachable")
+
+
 def _pty_repl(keys: list[bytes]) -> str:
     """Run the REPL on a pseudo-terminal, type ``keys`` one after another, return what it printed."""
     import pty
@@ -189,7 +205,14 @@ def _pty_repl(keys: list[bytes]) -> str:
     for key in keys:
         seen = len(output)
         os.write(fd, key)
-        if key.endswith((b"\r", b"\x03")):
+        if key == b"\x03":
+            read_for(10, until=b"lambdapy> ", since=seen)
+            if not output.endswith(b"lambdapy> "):  # see LostInterrupt
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+                os.close(fd)
+                raise LostInterrupt(output.decode(errors="replace"))
+        elif key.endswith(b"\r"):
             read_for(60, until=b"lambdapy> ", since=seen)
         elif key != b"\x04":
             read_for(60, until=key, since=seen)
@@ -202,7 +225,7 @@ def _pty_repl(keys: list[bytes]) -> str:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 def test_repl_on_a_terminal_ctrl_c_cancels_the_line_and_ctrl_d_leaves() -> None:
-    printed = _pty_repl([b"eval Suc", b"\x03", b"eval Succ Zero\r", b"\x04"])
+    printed = _pty_repl_retrying([b"eval Suc", b"\x03", b"eval Succ Zero\r", b"\x04"])
     assert "Traceback" not in printed and "KeyboardInterrupt" not in printed
     assert "^C" in printed and "Succ Zero : Nat" in printed
     assert printed.rstrip().endswith("[exit 0]")
