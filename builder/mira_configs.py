@@ -11,6 +11,7 @@ same order and with the same ids. Everything users select on is a typed column (
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from builder.registry import ConfigSpec, register
@@ -116,7 +117,7 @@ def mira_records(params: Mapping[str, Any], split: str, start: int, stop: int) -
                         slot_notice=params.get("slot_notice", False), split_slots=whole)
 
 
-register(
+MIRA_ZERO_SHOT = register(
     ConfigSpec(
         name="mira_zero_shot",
         benchmark="mira",
@@ -129,7 +130,7 @@ register(
         normalize=_normalize,
     )
 )
-register(
+MIRA_FEW_SHOT = register(
     ConfigSpec(
         name="mira_few_shot",
         benchmark="mira",
@@ -144,34 +145,20 @@ register(
     )
 )
 
-register(
-    ConfigSpec(
-        name="mira_zero_shot_notice",
-        benchmark="mira",
-        description="The slot-notice ablation of mira_zero_shot: the same instances, with A's view also naming "
-        "the withheld slot (view_variant slot_notice), to measure how much of a score comes from being told "
-        "where the gap is.",
-        shape=MIRA_SHAPE,
-        count=mira_count,
-        records=mira_records,
-        params=MIRA_PARAMS,
-        fixed={"few_shot": False, "slot_notice": True},
-        normalize=_normalize,
-        default_export=False,
-    )
-)
-register(
-    ConfigSpec(
-        name="mira_few_shot_notice",
-        benchmark="mira",
-        description="The slot-notice ablation of mira_few_shot (the same instances and worked examples, A's view "
-        "also naming the withheld slot).",
-        shape=MIRA_FEW_SHOT_SHAPE,
-        count=mira_count,
-        records=mira_records,
-        params=MIRA_PARAMS,
-        fixed={"few_shot": True, "slot_notice": True},
-        normalize=_normalize,
-        default_export=False,
-    )
-)
+
+def _slot_notice_ablation(base: ConfigSpec, description: str) -> ConfigSpec:
+    """``base`` with A's view also naming the withheld slot; exported only when named."""
+    return replace(base, name=f"{base.name}_notice", description=description,
+                   fixed={**base.fixed, "slot_notice": True}, default_export=False)
+
+
+register(_slot_notice_ablation(
+    MIRA_ZERO_SHOT,
+    "The slot-notice ablation of mira_zero_shot: the same instances, with A's view also naming the withheld slot "
+    "(view_variant slot_notice), to measure how much of a score comes from being told where the gap is.",
+))
+register(_slot_notice_ablation(
+    MIRA_FEW_SHOT,
+    "The slot-notice ablation of mira_few_shot (the same instances and worked examples, A's view also naming the "
+    "withheld slot).",
+))
