@@ -163,16 +163,21 @@ def _resume_through_link(scratch: Path, outside: Path, bases: Bases) -> list[str
     return ["mira", "--dataset", str(bases.dataset), "--out", str(run), "--limit", "4", "--quiet"]
 
 
+def _command_on(run: Path, command: str, scratch: Path, bases: Bases, dataset: bool = True) -> list[str]:
+    """The command line that reads the tampered ``run``: score (the default), rejudge or resume."""
+    if command == "rejudge":
+        named_dataset = ["--dataset", str(bases.dataset)] if dataset else []
+        return ["rejudge", str(run), "--responder", "rule", "--out", str(scratch / "rj"), *named_dataset, "--quiet"]
+    if command == "resume":
+        return ["mira", "--dataset", str(bases.dataset), "--out", str(run), "--limit", "4", "--quiet"]
+    return ["score", str(run), "--no-figures"]
+
+
 def _file_kind(target: str, kind: str, command: str) -> Callable[[Path, Path, Bases], list[str]]:
     def setup(scratch: Path, outside: Path, bases: Bases) -> list[str]:
         run = copy_run(bases.elenchos if command == "score-elenchos" else bases.mira, scratch)
         replace_with(run / target, kind, outside)
-        if command == "rejudge":
-            return ["rejudge", str(run), "--responder", "rule", "--out", str(scratch / "rj"), "--dataset",
-                    str(bases.dataset), "--quiet"]
-        if command == "resume":
-            return ["mira", "--dataset", str(bases.dataset), "--out", str(run), "--limit", "4", "--quiet"]
-        return ["score", str(run), "--no-figures"]
+        return _command_on(run, command, scratch, bases)
 
     return setup
 
@@ -182,12 +187,7 @@ def _line_mutation(change: Callable[[dict[str, Any]], Any], which: str = "mira",
     def setup(scratch: Path, outside: Path, bases: Bases) -> list[str]:
         run = copy_run(bases.mira if which == "mira" else bases.elenchos, scratch)
         edit_line(run, change)
-        if command == "rejudge":
-            return ["rejudge", str(run), "--responder", "rule", "--out", str(scratch / "rj"), "--dataset",
-                    str(bases.dataset), "--quiet"]
-        if command == "resume":
-            return ["mira", "--dataset", str(bases.dataset), "--out", str(run), "--limit", "4", "--quiet"]
-        return ["score", str(run), "--no-figures"]
+        return _command_on(run, command, scratch, bases)
 
     return setup
 
@@ -197,9 +197,7 @@ def _info_mutation(change: Callable[[dict[str, Any]], None], which: str = "mira"
     def setup(scratch: Path, outside: Path, bases: Bases) -> list[str]:
         run = copy_run(bases.mira if which == "mira" else bases.elenchos, scratch)
         edit_info(run, change)
-        if command == "rejudge":
-            return ["rejudge", str(run), "--responder", "rule", "--out", str(scratch / "rj"), "--quiet"]
-        return ["score", str(run), "--no-figures"]
+        return _command_on(run, command, scratch, bases, dataset=False)
 
     return setup
 
