@@ -470,7 +470,8 @@ def verify_stamped(
     from builder.verified import load_stamp, save_stamp, stamp_key
 
     folder = Path(folder)
-    key = _stamp_key_or_none(stamp_key, folder, card)
+    # the key hashes every file of the folder: only when a stamp can be used or written
+    key = _stamp_key_or_none(stamp_key, folder, card) if reuse or regenerate else None
     if reuse and key:
         stamp = load_stamp(key)
         if stamp is not None:
