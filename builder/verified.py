@@ -25,6 +25,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,7 @@ def _files_digest(root: Path, names: Iterable[str]) -> str:
     return h.hexdigest()
 
 
+@cache  # the code a process runs does not change while it runs; stamp_key is asked twice per verify
 def code_fingerprint() -> str:
     """sha256 of the generation and verification code and of the library versions it runs on."""
     names = []
