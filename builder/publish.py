@@ -33,9 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from builder import untrusted
 from builder.export import CHECKSUMS, MANIFEST, README, generator_versions
 from builder.untrusted import read_manifest
 from builder.verify import owned_paths, read_checksums, verify_stamped
+from generators.safefs import UnsafePath, open_regular
 
 OWNED_FILES = (README, MANIFEST, CHECKSUMS)
 TAG_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
@@ -118,8 +120,8 @@ def staged_files(folder: Path, manifest: Mapping[str, Any], repo_id: str, tag: s
     released = {**manifest, "release": {"repo_id": repo_id, "tag": tag}}
     files: dict[str, bytes | Path] = {p: folder / p for p in read_checksums(folder) if p not in OWNED_FILES}
     files[MANIFEST] = (json.dumps(released, indent=2) + "\n").encode()
-    card = folder / README
-    files[README] = _rerender_card(card.read_text(encoding="utf-8"), released, render_readme)
+    card = untrusted.read_text(folder, README, untrusted.MAX_CARD_BYTES)
+    files[README] = _rerender_card(card, released, render_readme)
     sums = "".join(f"{hashlib.sha256(_bytes(files[p])).hexdigest()}  {p}\n" for p in sorted(files))
     return {**dict(sorted(files.items())), CHECKSUMS: sums.encode()}
 
@@ -133,7 +135,14 @@ def _rerender_card(current: str, manifest: Mapping[str, Any], render: Callable) 
 
 
 def _bytes(value: bytes | Path) -> bytes:
-    return value if isinstance(value, bytes) else value.read_bytes()
+    """A staged file's bytes; a path of the export is read as a regular file, never through a link or a FIFO."""
+    if isinstance(value, bytes):
+        return value
+    try:
+        with open_regular(value, untrusted.MAX_DATA_FILE_BYTES) as f:
+            return f.read()
+    except (OSError, UnsafePath) as exc:  # changed since it was verified
+        raise PublishError(f"{value}: cannot be staged ({exc})") from None
 
 
 def _blob_ids(data: bytes) -> set[str]:

@@ -267,3 +267,20 @@ def test_an_untagged_release_is_tagged_before_it_is_replaced(releases, hub):
     r2, _ = pub(second, replace=True)
     assert hub.repos[REPO].tags == {TAG1234: old, r2.tag: r2.commit}
     assert manifest_at(hub, TAG1234)["configs"]["mira_zero_shot"]["params"]["seed"] == 1234
+
+
+def test_staging_reads_data_files_as_regular_files_only(releases, tmp_path):
+    """A data file swapped for a FIFO after verify is refused in one line; reading it would block forever."""
+    import os
+    import shutil
+
+    from builder.publish import staged_files
+    from builder.untrusted import read_checksums, read_manifest
+
+    folder = tmp_path / "swapped"
+    shutil.copytree(releases[0], folder)
+    data = next(p for p in read_checksums(folder) if p.endswith(".parquet"))
+    (folder / data).unlink()
+    os.mkfifo(folder / data)
+    with pytest.raises(PublishError, match=r"cannot be staged.*not a regular file"):
+        staged_files(folder, read_manifest(folder), REPO, "t")
