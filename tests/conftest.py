@@ -20,7 +20,7 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
         os.environ.setdefault(_name, "1")
 # Stamps of passed verifications (builder.verified) go to a folder of this process, never to the user's cache;
 # each pytest-xdist worker imports this file itself, so each has its own.
-os.environ["MIRA_ELENCHOS_CACHE"] = tempfile.mkdtemp(prefix="mira-cache-")
+_STAMP_CACHE = os.environ["MIRA_ELENCHOS_CACHE"] = tempfile.mkdtemp(prefix="mira-cache-")
 # The Elenchos observations and admissibility (~3 s of CPU) are computed once per run and read by every other process
 # of the run (pytest-xdist workers and the commands the tests start, which inherit the variable): the pytest process
 # that starts first makes the folder (0700), the workers it starts find it set. Keyed by the code's sha256
@@ -64,8 +64,8 @@ def pytest_collection_modifyitems(config, items) -> None:
 def pytest_unconfigure(config) -> None:
     import shutil
 
-    for name in _SHARED_OWNED:
-        shutil.rmtree(os.environ[name], ignore_errors=True)
+    for folder in [*(os.environ[name] for name in _SHARED_OWNED), _STAMP_CACHE]:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
