@@ -19,6 +19,12 @@ def quiet(_message: str) -> None:
     pass
 
 
+def pytest_unconfigure(config) -> None:
+    import shutil
+
+    shutil.rmtree(_HOME, ignore_errors=True)  # the datasets cache of this run's builder tests
+
+
 @pytest.fixture(scope="session")
 def small_export(tmp_path_factory):
     """A fresh export of the available configs with small counts; tests must copy it before changing it."""
