@@ -133,9 +133,6 @@ class Candidate:
         """As ``kind``, under the SRA-recoverable rule (a)+(b)+(c)."""
         return self._kind(None if self.interaction is None else self.interaction.kind == "additive")
 
-    def kind_under(self, rule: str) -> str | None:
-        return self.kind if rule == "paper" else self.kind_sra
-
     @property
     def subtype(self) -> str | None:
         """The primary interacting sub-type of a set interacting under the paper's rule."""
