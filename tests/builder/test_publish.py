@@ -282,5 +282,16 @@ def test_staging_reads_data_files_as_regular_files_only(releases, tmp_path):
     data = next(p for p in read_checksums(folder) if p.endswith(".parquet"))
     (folder / data).unlink()
     os.mkfifo(folder / data)
-    with pytest.raises(PublishError, match=r"cannot be staged.*not a regular file"):
-        staged_files(folder, read_manifest(folder), REPO, "t")
+    def hung(*_):
+        raise AssertionError("staging opened the FIFO and blocked")
+
+    import signal
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(10)  # a regression blocks in open(); fail instead of hanging the suite
+    try:
+        with pytest.raises(PublishError, match=r"cannot be staged.*not a regular file"):
+            staged_files(folder, read_manifest(folder), REPO, "t")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
