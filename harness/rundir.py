@@ -289,6 +289,18 @@ class RunDir:
             if created:
                 _remove_if_only_lock(self.path)
 
+    @contextlib.contextmanager
+    def rewriting(self, write: bool) -> Iterator[None]:
+        """With ``write``, hold the writer lock of this existing run folder for the block (rescoring rewrites
+        its files); without, hold nothing (only reading)."""
+        if not write:
+            yield
+            return
+        if not self.path.is_dir():
+            raise HarnessError(f"{self.path}: not a run directory")
+        with self.locked():
+            yield
+
     def prepare(
         self, config: dict[str, Any], key: str = "instance_id", schema: str | None = None
     ) -> tuple[dict[str, Any] | None, TranscriptState]:
