@@ -285,9 +285,9 @@ class RunDir:
         try:
             yield
         finally:
-            lock.release()
-            if created:
+            if created:  # before the release: a writer that takes the lock after it keeps its lock file and folder
                 _remove_if_only_lock(self.path)
+            lock.release()
 
     @contextlib.contextmanager
     def rewriting(self, write: bool) -> Iterator[None]:
