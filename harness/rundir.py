@@ -96,12 +96,12 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 def sha256_file(path: Path, max_bytes: int = untrusted.MAX_TRANSCRIPT_BYTES) -> str | None:
     """sha256 of a regular file (a final link is followed), None if there is none; a FIFO, a device or a file
-    over ``max_bytes`` is refused."""
+    over ``max_bytes`` is refused. The checks are made on the open descriptor (opened without blocking), so a
+    file swapped for a FIFO after ``exists`` is refused rather than hanging the open."""
     if not path.exists():
         return None
-    untrusted.check_regular(path, max_bytes)
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with untrusted.open_file(path.resolve(), max_bytes) as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
@@ -285,9 +285,21 @@ class RunDir:
         try:
             yield
         finally:
-            lock.release()
-            if created:
+            if created:  # before the release: a writer that takes the lock after it keeps its lock file and folder
                 _remove_if_only_lock(self.path)
+            lock.release()
+
+    @contextlib.contextmanager
+    def rewriting(self, write: bool) -> Iterator[None]:
+        """With ``write``, hold the writer lock of this existing run folder for the block (rescoring rewrites
+        its files); without, hold nothing (only reading)."""
+        if not write:
+            yield
+            return
+        if not self.path.is_dir():
+            raise HarnessError(f"{self.path}: not a run directory")
+        with self.locked():
+            yield
 
     def prepare(
         self, config: dict[str, Any], key: str = "instance_id", schema: str | None = None

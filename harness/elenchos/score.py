@@ -28,11 +28,7 @@ from harness.rundir import RunDir, write_json_atomic, write_text_atomic
 def score_run(path: str | Path, write: bool = True, quiet: bool = True) -> ScoredRun:
     """Recompute one run's metrics; with ``write`` (under the folder's writer lock) rewrite its files."""
     run_dir = RunDir(path)
-    if not write:
-        return _score_run(run_dir, write, quiet)
-    if not run_dir.path.is_dir():
-        raise HarnessError(f"{run_dir.path}: not a run directory")
-    with run_dir.locked():
+    with run_dir.rewriting(write):
         return _score_run(run_dir, write, quiet)
 
 

@@ -78,11 +78,7 @@ def score_run(path: str | Path, figures: bool = True, write: bool = True) -> Sco
     """Recompute one run's metrics from its transcript; with ``write`` (under the folder's writer lock) rewrite
     ``metrics.json`` and the reports."""
     run_dir = RunDir(path)
-    if not write:
-        return _score_run(run_dir, figures, write)
-    if not run_dir.path.is_dir():
-        raise HarnessError(f"{run_dir.path}: not a run directory")
-    with run_dir.locked():
+    with run_dir.rewriting(write):
         return _score_run(run_dir, figures, write)
 
 

@@ -136,6 +136,9 @@ BAYES_CASES = [
     ("What are the prior and P(E|H)?", "decline"),  # two slots
     ("What is the posterior?", "decline"),
     ("What is missing?", "decline"),
+    ("What's P(H)? And P(E|H) too, if you have it.", "decline"),  # a follow-up adding a second quantity
+    ("What's P(H)? P(E|H) as well.", "decline"),
+    ("What's P(H)? And thanks too!", "offer"),
 ]
 CRT_CASES = [
     ("What is the third congruence?", "offer"),

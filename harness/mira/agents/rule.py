@@ -19,7 +19,8 @@ It judges *what is asked*, not which names occur. A request is read in four step
    followed by a stated value (``m0 = 8``).
 3. **Asked quantities.** What remains are the asked names; the parts of the hint count as the hint. A
    phrase joined by "and", "as well as", "plus", "also", "along with" that names no known thing but looks
-   like a quantity ("the variance", "P(E)", "m3" where there is none) counts as one more quantity.
+   like a quantity ("the variance", "P(E)", "m3" where there is none) counts as one more quantity. A clause
+   after a question that adds a name to it ("What is c? And b too, if you have it.") asks as well.
 4. **Decision.** Offer iff exactly one quantity is asked and it is the hint. Otherwise decline, with the
    rule that declined: ``everything`` ("everything you have"), ``nothing_named`` (vague), ``target``,
    ``known_fact`` (A holds it), ``other_slot`` (B holds it but it is not the hint), ``two_quantities``,
@@ -115,6 +116,8 @@ QUANTITY_WORD = re.compile(
     r"function|matrix|vector|signal|state|edge)s?\b|\b(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|kappa|lambda|"
     r"mu|nu|xi|rho|sigma|tau|phi|chi|psi|omega)\b")
 SYMBOL_LIKE = re.compile(r"(?<![a-z0-9])(?:[a-z]{1,3}\d+|[a-z]{1,2}\([^()]*\)|[a-z]\[\d)")
+# a follow-up that adds a name to a question before it ("What is c? And b too.", "P(E) as well, if you have it")
+ALSO_ASKED = re.compile(r"^\W*(?:oh\W+)?(?:and|plus)\b|\b(?:too|as well|also)\s*(?:[,.!?]|if\b|please\b|$)")
 ADDITIVE = re.compile(r"^\s*(?:and|plus)\b|\b(?:also|as well|additionally|in addition|another|second question)\b")
 IN_FORMULA = re.compile(r"\s*,?\s*(?:in|of|from|within|as in)\s+(?:the\s+)?(?:equation|system|matrix|formula)?\s*"
                         r"[^,?;]*?[=≡][^,?;]*")
@@ -206,10 +209,12 @@ def _asking_clauses(clauses: list[str]) -> tuple[list[str], bool]:
     clause."""
     open_clauses = [c for c in clauses if not _is_statement(c)]
     for pattern in (STRONG_ASK, WEAK_ASK):
-        chosen = [c for c in open_clauses if (pattern.search(c) or (pattern is STRONG_ASK and CONFIRM.search(c)))
-                  and _indices(c)]
-        if chosen:
-            return chosen, pattern is WEAK_ASK
+        asks = [bool(pattern.search(c) or (pattern is STRONG_ASK and CONFIRM.search(c))) and bool(_indices(c))
+                for c in open_clauses]
+        if any(asks):
+            first = asks.index(True)  # a follow-up after a question that adds a name to it asks too
+            return [c for i, c in enumerate(open_clauses)
+                    if asks[i] or (i > first and ALSO_ASKED.search(c) and _indices(c))], pattern is WEAK_ASK
     return open_clauses or clauses, False
 
 
