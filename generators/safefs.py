@@ -85,6 +85,22 @@ class FolderLock:
         self._fd: int | None = None
 
     def acquire(self) -> FolderLock:
+        # A lock file removed (with an empty folder made only for a run that never started) between our open and
+        # our flock would leave us holding a lock nobody else can see: lock again until the file we hold is the
+        # one at the path.
+        for _ in range(5):
+            fd = self._lock_once()
+            if _same_file(fd, self.folder / self.name):
+                break
+            os.close(fd)
+        else:
+            raise FolderBusy(self.folder, "")
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._fd = fd
+        return self
+
+    def _lock_once(self) -> int:
         path = self.folder / self.name
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         try:
@@ -98,10 +114,7 @@ class FolderLock:
         except BaseException:
             os.close(fd)
             raise
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._fd = fd
-        return self
+        return fd
 
     def release(self) -> None:
         if self._fd is not None:
@@ -114,6 +127,15 @@ class FolderLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        here = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (held.st_dev, held.st_ino) == (here.st_dev, here.st_ino)
 
 
 # ------------------------------------------------------------------ reading inside a folder

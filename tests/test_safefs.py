@@ -94,3 +94,23 @@ def test_open_regular_refuses_links_fifos_devices_and_oversized_files(tmp_path: 
             open_regular(tmp_path / name, limit)
     with pytest.raises(UnsafePath):
         open_regular("/dev/zero", 100)
+
+
+def test_a_lock_on_a_removed_lock_file_is_taken_again_on_the_file_at_the_path(tmp_path: Path, monkeypatch) -> None:
+    first = FolderLock(tmp_path)
+    real = FolderLock._lock_once
+    calls = []
+
+    def remove_after_first_lock(self):  # another process removes the lock file between our open and our check
+        fd = real(self)
+        calls.append(fd)
+        if len(calls) == 1:
+            os.unlink(tmp_path / ".lock")
+        return fd
+
+    monkeypatch.setattr(FolderLock, "_lock_once", remove_after_first_lock)
+    with first:
+        assert len(calls) == 2  # the orphaned lock was dropped and the new file locked
+        monkeypatch.setattr(FolderLock, "_lock_once", real)
+        with pytest.raises(FolderBusy):
+            FolderLock(tmp_path).acquire()
