@@ -39,6 +39,14 @@ def sample_valid(family: Family, seed: int, difficulty: int) -> tuple[dict[str, 
     The checks run on A's view without its slot notice (what A sees by default), so both view variants of a
     seed share one draw.
     """
+    z, views, answer, witness, _, attempts = sample_checked(family, seed, difficulty)
+    return z, views, answer, witness, attempts
+
+
+def sample_checked(
+    family: Family, seed: int, difficulty: int
+) -> tuple[dict[str, Any], Views, Answer, Witness, list[str] | None, int]:
+    """``sample_valid`` plus A's candidate slots from its localizability check (None when undeclared)."""
     rng = random.Random(seed)
     last: Exception | None = None
     for attempt in range(1, family.max_attempts + 1):
@@ -51,8 +59,8 @@ def sample_valid(family: Family, seed: int, difficulty: int) -> tuple[dict[str, 
                 raise CheckFailed("answer", f"solver gives {answer}, latent state gives {latent}")
             view_a = without_notices(views.a)
             witness = check_views(family, view_a, views.b, views.hint, views.target, answer)
-            declared_candidates(family, view_a, views.slot, views.target)
-            return z, views, answer, witness, attempt
+            candidates = declared_candidates(family, view_a, views.slot, views.target)
+            return z, views, answer, witness, candidates, attempt
         except (Reject, CheckFailed) as exc:
             last = exc
         except Exception as exc:
@@ -116,9 +124,8 @@ def build_instance(
     """
     seed = instance_seed(dataset_seed, family.name, requested_difficulty, index)
     difficulty = family.effective_difficulty(requested_difficulty)
-    z, views, answer, witness, attempts = sample_valid(family, seed, difficulty)
+    z, views, answer, witness, candidates, attempts = sample_checked(family, seed, difficulty)
     keys = list(family.keys_for(z))
-    candidates = declared_candidates(family, without_notices(views.a), views.slot, views.target)
     view_a = views.a if slot_notice else without_notices(views.a)
     return {
         "id": instance_id,
