@@ -9,9 +9,7 @@ from typing import Any
 from generators import GENERATOR_VERSION
 from generators.answers import Answer, encode_answer
 from generators.base import Constraint, Family, Reject, Views, without_notices
-from generators.checks import CheckFailed, Witness, check_localizability, check_views
-
-THREE_CHECKS = ["global_uniqueness", "local_underdetermination", "hint_sufficiency"]
+from generators.checks import THREE_CHECKS, CheckFailed, Witness, check_localizability, check_views
 
 
 def derive_seed(*parts: object) -> int:
@@ -158,7 +156,7 @@ def verifier_record(family: Family, witness: Witness, candidates: list[str] | No
     """The checks passed, the underdetermination witness and A's candidate slots (empty when undeclared)."""
     return {
         "comparison": "exact",
-        "checks": THREE_CHECKS + (["localizability"] if candidates is not None else []),
+        "checks": [*THREE_CHECKS, *(["localizability"] if candidates is not None else [])],
         "underdetermination_witness": {
             "constraint": witness.constraint,
             "text": family.render(witness.constraint),
