@@ -339,10 +339,9 @@ class MarkovMissingTransition(Family):
         return [] if partner is None else [slot_of(hint["from_state"], partner)]
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        if self.settled_slots(hint):  # B's fact also fixes the row's other absent entry
+            return self.aliases_with_settled(slot, hint)
         i, j = parse_slot(slot)
-        partner = hint.get("row_partner") if hint.get("type") == "transition" else None
-        if partner is not None:  # B's fact also fixes the row's other absent entry
-            return [*self.slot_aliases(slot, {}), *self.slot_aliases(slot_of(i, partner), {})]
         return [
             f"the transition probability P({i}->{j})",
             f"P({i}->{j})",

@@ -346,9 +346,8 @@ class SteadyStateMissingEmission(Family):
         if m is None:
             return [slot]
         kind, i, j = m.groups()
-        partner = hint.get("row_partner") if hint.get("type") == "emission" else None
-        if kind == "E" and partner is not None:  # B's fact also fixes the row's other absent entry
-            return [*self.slot_aliases(slot, {}), *self.slot_aliases(f"E[{i}][{partner}]", {})]
+        if kind == "E" and self.settled_slots(hint):  # B's fact also fixes the row's other absent entry
+            return self.aliases_with_settled(slot, hint)
         if kind == "E":
             return [
                 f"the emission probability E[{i}][{j}] of symbol {j} in state {i}",
