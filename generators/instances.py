@@ -43,8 +43,8 @@ def sample_valid(family: Family, seed: int, difficulty: int) -> tuple[dict[str, 
 
 def sample_checked(
     family: Family, seed: int, difficulty: int
-) -> tuple[dict[str, Any], Views, Answer, Witness, list[str] | None, int]:
-    """``sample_valid`` plus A's candidate slots from its localizability check (None when undeclared)."""
+) -> tuple[dict[str, Any], Views, Answer, Witness, list[str], int]:
+    """``sample_valid`` plus A's candidate slots from its localizability check."""
     rng = random.Random(seed)
     last: Exception | None = None
     for attempt in range(1, family.max_attempts + 1):
@@ -57,7 +57,7 @@ def sample_checked(
                 raise CheckFailed("answer", f"solver gives {answer}, latent state gives {latent}")
             view_a = without_notices(views.a)
             witness = check_views(family, view_a, views.b, views.hint, views.target, answer)
-            candidates = declared_candidates(family, view_a, views.slot, views.target)
+            candidates = check_localizability(family, view_a, views.slot, views.target)
             return z, views, answer, witness, candidates, attempt
         except (Reject, CheckFailed) as exc:
             last = exc
@@ -68,20 +68,6 @@ def sample_checked(
                 raise
             last = exc
     raise RuntimeError(f"{family.name}: no valid instance in {family.max_attempts} draws (last: {last})")
-
-
-def declared_candidates(
-    family: Family, view_a: list[Constraint], slot: str, target: dict[str, Any]
-) -> list[str] | None:
-    """The localizability check: A's candidate slots, which must hold ``slot``.
-
-    None when the family declares no ``candidate_slots``: generation still works, the record lists no
-    ``localizability`` check and no candidates, and the validator rejects it.
-    """
-    try:
-        return check_localizability(family, view_a, slot, target)
-    except NotImplementedError:
-        return None
 
 
 def private_data(family: Family, views: Views, constraints: list[Constraint]) -> dict[str, Any]:
@@ -152,15 +138,15 @@ def build_instance(
     }
 
 
-def verifier_record(family: Family, witness: Witness, candidates: list[str] | None, keys: list[str]) -> dict:
-    """The checks passed, the underdetermination witness and A's candidate slots (empty when undeclared)."""
+def verifier_record(family: Family, witness: Witness, candidates: list[str], keys: list[str]) -> dict:
+    """The checks passed, the underdetermination witness and A's candidate slots."""
     return {
         "comparison": "exact",
-        "checks": [*THREE_CHECKS, *(["localizability"] if candidates is not None else [])],
+        "checks": [*THREE_CHECKS, "localizability"],
         "underdetermination_witness": {
             "constraint": witness.constraint,
             "text": family.render(witness.constraint),
             "answer": encode_answer(family.answer_type, witness.answer, keys),
         },
-        "candidate_slots": candidates if candidates is not None else [],
+        "candidate_slots": candidates,
     }
