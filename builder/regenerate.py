@@ -15,7 +15,6 @@ comparing digests is comparing the regenerated Parquet files row by row, without
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -33,6 +32,7 @@ from builder.mira_elenchos import record_to_row, row_features
 from builder.registry import get_spec
 from builder.shape import encode
 from generators.jsonl import dumps, sha256_file
+from generators.limits import available_cpus
 
 MIN_CHUNK_ROWS = 64  # a chunk smaller than this costs more in process traffic than it saves
 SMALL_SPLIT_ROWS = 1000  # splits smaller than this are regenerated together, in the first task
@@ -153,13 +153,6 @@ def read_stored_file(folder: Path, rel: str, config: str) -> StoredFile:
     return StoredFile(row_digests=digests, same_bytes=same)
 
 
-def default_processes() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
-
-
 def _tasks(configs: Mapping[str, Mapping[str, Any]], rows: Mapping[tuple[str, str], int], processes: int
            ) -> list[list[_Chunk]]:
     """The first task: every split of fewer than ``SMALL_SPLIT_ROWS`` rows (they are quick, and what they share,
@@ -185,7 +178,7 @@ class Regeneration:
                  stored: Iterable[tuple[str, Path, str]] = (), *, processes: int | None = None,
                  progress: bool | None = None, desc: str = "verify") -> None:
         self.configs, self.rows, self.stored = dict(configs), dict(rows), list(stored)
-        self.processes = default_processes() if processes is None else max(1, processes)
+        self.processes = available_cpus() if processes is None else max(1, processes)
         self.progress, self.desc = progress, desc
 
     def __enter__(self) -> Regeneration:

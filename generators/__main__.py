@@ -66,11 +66,17 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
     return _count_problem(args) or _out_problem(args.out)
 
 
+def _family_block(args: argparse.Namespace) -> tuple[int, list[int]]:
+    """With ``--family``: instances per difficulty (``--n``, else the family type's default) and the difficulties."""
+    n = args.n if args.n is not None else (args.n_a if FAMILIES[args.family].type == "A" else args.n_b)
+    return n, [args.difficulty] if args.difficulty else list(args.difficulties)
+
+
 def _count_problem(args: argparse.Namespace) -> str | None:
     """More instances than ``MAX_INSTANCES`` (generation streams, but the time would not be sane)."""
     if args.family:
-        n = args.n if args.n is not None else (args.n_a if FAMILIES[args.family].type == "A" else args.n_b)
-        total = n * (1 if args.difficulty else len(args.difficulties))
+        n, diffs = _family_block(args)
+        total = n * len(diffs)
     else:
         total = slot_count(args.n_a, args.n_b, args.difficulties)
     if total > MAX_INSTANCES:
@@ -100,8 +106,7 @@ def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = 
             parser.error(problem)
         raise SystemExit(f"error: {problem}")
     if args.family:
-        n = args.n if args.n is not None else (args.n_a if FAMILIES[args.family].type == "A" else args.n_b)
-        diffs = [args.difficulty] if args.difficulty else args.difficulties
+        n, diffs = _family_block(args)
         slots = (Slot(args.family, d, i) for d in diffs for i in range(n))
     else:
         slots = iter_typed_slots(args.n_a, args.n_b, args.difficulties)  # streamed: memory independent of the counts

@@ -124,6 +124,11 @@ class Family(ABC):
         """
         return [s for s in hint.get("settles", ()) if isinstance(s, str)]
 
+    def aliases_with_settled(self, slot: str, hint: Constraint) -> list[str]:
+        """The aliases of ``slot`` and of every slot the hint also settles (``settled_slots``), in that order: a
+        request for any of them is a request for the hint."""
+        return [alias for s in [slot, *self.settled_slots(hint)] for alias in self.slot_aliases(s, {})]
+
     def candidates_for(self, view_a: list[Constraint], target: dict[str, Any]) -> list[str]:
         """``candidate_slots`` narrowed by the target A is asked about (the question is part of what A sees).
 

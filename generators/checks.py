@@ -20,6 +20,8 @@ from generators.answers import Answer, answers_equal
 from generators.base import Constraint, Family, is_slot_notice
 from generators.errors import Inconsistent, NotUnique
 
+THREE_CHECKS = ("global_uniqueness", "local_underdetermination", "hint_sufficiency")  # the paper's checks 1-3
+
 
 @dataclass
 class Witness:

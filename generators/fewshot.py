@@ -125,13 +125,13 @@ def _candidate(family: Family, seed: int, requested: int, slot_notice: bool) -> 
     difficulty = family.effective_difficulty(requested)
     z, views, answer, _, _ = sample_valid(family, seed, difficulty)
     keys = list(family.keys_for(z))
-    shown_view = views.a if slot_notice else without_notices(views.a)
+    facts = render_all(family, without_notices(views.a))
     example = {
         "family": family.name,
         "difficulty": difficulty,
         "seed": seed,
         "question": views.question,
-        "constraints": render_all(family, shown_view),
+        "constraints": render_all(family, views.a) if slot_notice else facts,
         "unknowns": list(views.unknowns),
         "request": family.canonical_request(views.slot, views.hint),
         "hint": family.render(views.hint),
@@ -139,6 +139,5 @@ def _candidate(family: Family, seed: int, requested: int, slot_notice: bool) -> 
         "answer_type": family.answer_type,
         "answer_keys": keys,
     }
-    facts = frozenset(render_all(family, without_notices(views.a)))
-    return example, facts, shown_facts(example)
+    return example, frozenset(facts), shown_facts(example)
 

@@ -9,9 +9,7 @@ from typing import Any
 from generators import GENERATOR_VERSION
 from generators.answers import Answer, encode_answer
 from generators.base import Constraint, Family, Reject, Views, without_notices
-from generators.checks import CheckFailed, Witness, check_localizability, check_views
-
-THREE_CHECKS = ["global_uniqueness", "local_underdetermination", "hint_sufficiency"]
+from generators.checks import THREE_CHECKS, CheckFailed, Witness, check_localizability, check_views
 
 
 def derive_seed(*parts: object) -> int:
@@ -39,6 +37,14 @@ def sample_valid(family: Family, seed: int, difficulty: int) -> tuple[dict[str, 
     The checks run on A's view without its slot notice (what A sees by default), so both view variants of a
     seed share one draw.
     """
+    z, views, answer, witness, _, attempts = sample_checked(family, seed, difficulty)
+    return z, views, answer, witness, attempts
+
+
+def sample_checked(
+    family: Family, seed: int, difficulty: int
+) -> tuple[dict[str, Any], Views, Answer, Witness, list[str], int]:
+    """``sample_valid`` plus A's candidate slots from its localizability check."""
     rng = random.Random(seed)
     last: Exception | None = None
     for attempt in range(1, family.max_attempts + 1):
@@ -51,8 +57,8 @@ def sample_valid(family: Family, seed: int, difficulty: int) -> tuple[dict[str, 
                 raise CheckFailed("answer", f"solver gives {answer}, latent state gives {latent}")
             view_a = without_notices(views.a)
             witness = check_views(family, view_a, views.b, views.hint, views.target, answer)
-            declared_candidates(family, view_a, views.slot, views.target)
-            return z, views, answer, witness, attempt
+            candidates = check_localizability(family, view_a, views.slot, views.target)
+            return z, views, answer, witness, candidates, attempt
         except (Reject, CheckFailed) as exc:
             last = exc
         except Exception as exc:
@@ -62,20 +68,6 @@ def sample_valid(family: Family, seed: int, difficulty: int) -> tuple[dict[str, 
                 raise
             last = exc
     raise RuntimeError(f"{family.name}: no valid instance in {family.max_attempts} draws (last: {last})")
-
-
-def declared_candidates(
-    family: Family, view_a: list[Constraint], slot: str, target: dict[str, Any]
-) -> list[str] | None:
-    """The localizability check: A's candidate slots, which must hold ``slot``.
-
-    None when the family declares no ``candidate_slots``: generation still works, the record lists no
-    ``localizability`` check and no candidates, and the validator rejects it.
-    """
-    try:
-        return check_localizability(family, view_a, slot, target)
-    except NotImplementedError:
-        return None
 
 
 def private_data(family: Family, views: Views, constraints: list[Constraint]) -> dict[str, Any]:
@@ -116,9 +108,8 @@ def build_instance(
     """
     seed = instance_seed(dataset_seed, family.name, requested_difficulty, index)
     difficulty = family.effective_difficulty(requested_difficulty)
-    z, views, answer, witness, attempts = sample_valid(family, seed, difficulty)
+    z, views, answer, witness, candidates, attempts = sample_checked(family, seed, difficulty)
     keys = list(family.keys_for(z))
-    candidates = declared_candidates(family, without_notices(views.a), views.slot, views.target)
     view_a = views.a if slot_notice else without_notices(views.a)
     return {
         "id": instance_id,
@@ -147,15 +138,15 @@ def build_instance(
     }
 
 
-def verifier_record(family: Family, witness: Witness, candidates: list[str] | None, keys: list[str]) -> dict:
-    """The checks passed, the underdetermination witness and A's candidate slots (empty when undeclared)."""
+def verifier_record(family: Family, witness: Witness, candidates: list[str], keys: list[str]) -> dict:
+    """The checks passed, the underdetermination witness and A's candidate slots."""
     return {
         "comparison": "exact",
-        "checks": THREE_CHECKS + (["localizability"] if candidates is not None else []),
+        "checks": [*THREE_CHECKS, "localizability"],
         "underdetermination_witness": {
             "constraint": witness.constraint,
             "text": family.render(witness.constraint),
             "answer": encode_answer(family.answer_type, witness.answer, keys),
         },
-        "candidate_slots": candidates if candidates is not None else [],
+        "candidate_slots": candidates,
     }

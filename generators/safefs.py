@@ -14,6 +14,7 @@ Run folders, exports and logs travel between people, so nothing in them is trust
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import stat
@@ -159,7 +160,7 @@ def open_regular(path: str | Path, max_bytes: int, root: str | Path | None = Non
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
-        if exc.errno == 40:  # ELOOP: the final component is a link
+        if exc.errno == errno.ELOOP:  # the final component is a link
             raise UnsafePath(f"{path}: is a symbolic link") from None
         raise
     try:

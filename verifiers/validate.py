@@ -107,6 +107,8 @@ def _localizability_problems(
         return [(field, f"localizability check failed: {family.name} declares no candidate_slots")]
     except CheckFailed as exc:
         return [(field, f"localizability check failed: {exc.message}")]
+    except (NotUnique, Inconsistent) as exc:  # A's view does not declare what its candidates are drawn from
+        return [(VIEW_A, f"localizability check failed: {exc}")]
     stored = inst["verifier"].get("candidate_slots")
     if "localizability" not in inst["verifier"]["checks"]:
         return [("verifier.checks", "localizability is not among the checks")]

@@ -255,7 +255,7 @@ class DiscreteTomography(Family):
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         m = _CELL.match(slot)
         if m and hint.get("type") == "cell" and hint.get("settles"):  # B's fact settles every candidate cell
-            return [alias for cell in [slot, *hint["settles"]] for alias in self.slot_aliases(cell, {})]
+            return self.aliases_with_settled(slot, hint)
         if m:
             i, j = m.groups()
             return [

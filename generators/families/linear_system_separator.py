@@ -107,7 +107,7 @@ class LinearSystemSeparator(BoxFamily):
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         if slot in VARS and hint.get("type") == "value" and hint.get("settles"):  # c settles the other candidates
-            return [alias for var in [slot, *hint["settles"]] for alias in self.slot_aliases(var, {})]
+            return self.aliases_with_settled(slot, hint)
         if slot in VARS:
             names = [f"the value of {slot}", slot, f"{slot} = ?", f"the exact value of {slot}", f"the unknown {slot}"]
             if slot == "c":

@@ -147,6 +147,11 @@ def stationary_by_trees(parts: list[list[int]]) -> list[Fraction]:
     return [Fraction(w, whole) for w in weights]
 
 
+def transition_slots(n: int) -> list[str]:
+    """P(i->j), row by row: the transition probabilities the chain statement declares."""
+    return [slot_of(i, j) for i in range(n) for j in range(n)]
+
+
 @cache
 def chain_statement(n: int) -> str:
     states = range(n)
@@ -156,9 +161,8 @@ def chain_statement(n: int) -> str:
     return (
         f"A Markov chain has states {', '.join(map(str, states))}. P(i->j) is the probability that the chain "
         f"moves from state i to state j in one step; the transition probabilities are "
-        f"{', '.join(slot_of(i, j) for i in states for j in states)}. For every state i, {row_sum} = 1, and every "
-        "transition "
-        "probability P(i->j) is strictly positive. pi_i is the stationary probability of state i: the unique "
+        f"{', '.join(transition_slots(n))}. For every state i, {row_sum} = 1, and every transition probability "
+        "P(i->j) is strictly positive. pi_i is the stationary probability of state i: the unique "
         f"distribution with pi_j = {balance} for every state j and {total} = 1."
     )
 
@@ -309,7 +313,7 @@ class MarkovMissingTransition(Family):
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
         """The transition probabilities P(i->j) (row by row) that A is given no value for."""
         n = self._size(view_a)
-        return absent_slots(self, [slot_of(i, j) for i in range(n) for j in range(n)], view_a)
+        return absent_slots(self, transition_slots(n), view_a)
 
     def answer_from_latent(self, z: dict[str, Any]) -> Fraction:
         return stationary_by_trees(z["parts"])[z["target_state"]]
@@ -335,10 +339,9 @@ class MarkovMissingTransition(Family):
         return [] if partner is None else [slot_of(hint["from_state"], partner)]
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
+        if self.settled_slots(hint):  # B's fact also fixes the row's other absent entry
+            return self.aliases_with_settled(slot, hint)
         i, j = parse_slot(slot)
-        partner = hint.get("row_partner") if hint.get("type") == "transition" else None
-        if partner is not None:  # B's fact also fixes the row's other absent entry
-            return [*self.slot_aliases(slot, {}), *self.slot_aliases(slot_of(i, partner), {})]
         return [
             f"the transition probability P({i}->{j})",
             f"P({i}->{j})",

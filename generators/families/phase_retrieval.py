@@ -227,7 +227,7 @@ class PhaseRetrieval(Family):
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         if hint.get("type") == "sign" and hint.get("settles"):  # B's sign settles every candidate sign
-            return [alias for sign in [slot, *hint["settles"]] for alias in self.slot_aliases(sign, {})]
+            return self.aliases_with_settled(slot, hint)
         if slot == "|X_k|^2":
             return [
                 "the squared DFT magnitudes |X_k|^2",

@@ -95,6 +95,10 @@ def scaled_variance(u: list[int], w_den: int, sigmas: list[int], r: dict[tuple[i
     return Fraction(r_den * diag + 2 * cross, w_den * w_den * r_den)
 
 
+def correlation_slots(n: int) -> list[str]:
+    """rho(i,j) for i < j, in row order."""
+    return [f"rho({i},{j})" for i in range(n) for j in range(i + 1, n)]
+
 
 def portfolio_statement(n: int) -> str:
     assets = ", ".join(str(i) for i in range(n))
@@ -102,11 +106,11 @@ def portfolio_statement(n: int) -> str:
         f"A portfolio holds {n} assets, numbered {assets}. w_i is the fraction of the portfolio in asset i (the "
         "weights sum to 1), sigma_i is the standard deviation of asset i's return, and rho(i,j) is the correlation "
         "between the returns of assets i and j, with rho(i,i) = 1 and rho(j,i) = rho(i,j); the correlations between "
-        f"different assets are {', '.join(f'rho({i},{j})' for i in range(n) for j in range(i + 1, n))}. Every "
-        "correlation "
-        f"rho(i,j) with i != j lies strictly between -1 and 1, and the {n}x{n} correlation matrix is positive "
-        "semidefinite (a valid correlation matrix)."
+        f"different assets are {', '.join(correlation_slots(n))}. Every correlation rho(i,j) with i != j lies "
+        f"strictly between -1 and 1, and the {n}x{n} correlation matrix is positive semidefinite (a valid "
+        "correlation matrix)."
     )
+
 
 class PortfolioVarianceMissingCorr(Family):
     name = "portfolio_variance_missing_corr"
@@ -173,8 +177,7 @@ class PortfolioVarianceMissingCorr(Family):
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
         """The weights, volatilities and correlations rho(i,j), i < j, of the stated assets that A has no value for."""
         n = stated_size(view_a, "n_assets", portfolio_statement, "portfolio", minimum=2)
-        declared = [f"w_{i}" for i in range(n)] + [f"sigma_{i}" for i in range(n)]
-        declared += [f"rho({i},{j})" for i in range(n) for j in range(i + 1, n)]
+        declared = [f"w_{i}" for i in range(n)] + [f"sigma_{i}" for i in range(n)] + correlation_slots(n)
         return absent_slots(self, declared, view_a)
 
     @staticmethod

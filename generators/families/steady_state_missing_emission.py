@@ -140,6 +140,13 @@ def stationary_by_tree_theorem(p: list[list[Pair]]) -> list[Fraction]:
     return [Fraction(w, total) for w in weights]
 
 
+def transition_slots(n: int) -> list[str]:
+    return [f"P[{i}][{j}]" for i in range(n) for j in range(n)]
+
+
+def emission_slots(n: int, m: int) -> list[str]:
+    return [f"E[{s}][{o}]" for s in range(n) for o in range(m)]
+
 
 def hmm_statement(n: int, m: int) -> str:
     states = ", ".join(str(i) for i in range(n))
@@ -148,12 +155,11 @@ def hmm_statement(n: int, m: int) -> str:
         f"A hidden Markov model has hidden states {states} and observation symbols {symbols}. P[i][j] is the "
         "probability that the hidden chain moves from state i to state j in one step; E[s][o] is the probability of "
         "observing symbol o when the chain is in state s; the transition probabilities are "
-        f"{', '.join(f'P[{i}][{j}]' for i in range(n) for j in range(n))} and the emission probabilities "
-        f"{', '.join(f'E[{s}][{o}]' for s in range(n) for o in range(m))}. Every row of P and every row of E is a "
-        "probability "
-        "distribution (entries between 0 and 1 that sum to 1). pi is the stationary distribution of P (pi P = pi, "
-        "with entries summing to 1)."
+        f"{', '.join(transition_slots(n))} and the emission probabilities {', '.join(emission_slots(n, m))}. Every "
+        "row of P and every row of E is a probability distribution (entries between 0 and 1 that sum to 1). pi is "
+        "the stationary distribution of P (pi P = pi, with entries summing to 1)."
     )
+
 
 class SteadyStateMissingEmission(Family):
     name = "steady_state_missing_emission"
@@ -294,9 +300,7 @@ class SteadyStateMissingEmission(Family):
         """The entries of P (row by row), then of E, that A's statement declares and A has no value for."""
         m = self._symbols(view_a)
         n = stated_size(view_a, "n_states", lambda k: hmm_statement(k, m), "model", minimum=1)
-        declared = [f"P[{i}][{j}]" for i in range(n) for j in range(n)]
-        declared += [f"E[{s}][{o}]" for s in range(n) for o in range(m)]
-        return absent_slots(self, declared, view_a)
+        return absent_slots(self, transition_slots(n) + emission_slots(n, m), view_a)
 
     @staticmethod
     def _symbols(view_a: list[Constraint]) -> int:
@@ -342,9 +346,8 @@ class SteadyStateMissingEmission(Family):
         if m is None:
             return [slot]
         kind, i, j = m.groups()
-        partner = hint.get("row_partner") if hint.get("type") == "emission" else None
-        if kind == "E" and partner is not None:  # B's fact also fixes the row's other absent entry
-            return [*self.slot_aliases(slot, {}), *self.slot_aliases(f"E[{i}][{partner}]", {})]
+        if kind == "E" and self.settled_slots(hint):  # B's fact also fixes the row's other absent entry
+            return self.aliases_with_settled(slot, hint)
         if kind == "E":
             return [
                 f"the emission probability E[{i}][{j}] of symbol {j} in state {i}",

@@ -39,3 +39,19 @@ def test_default_file_with_a_notice_fails_validation(tmp_path, capsys) -> None:
     assert verifiers_main(["validate", str(bad)]) == 1
     err = capsys.readouterr().err
     assert "a default view must not tell A which slot is missing" in err and "bad.jsonl:1" in err
+
+
+def test_view_without_the_declaration_candidates_come_from_is_one_line(tmp_path, capsys) -> None:
+    out = tmp_path / "ste.jsonl"
+    assert generate_main(["mira", "--family", "steady_state_missing_emission", "--n", "1", "--difficulty", "1",
+                          "--out", str(out)]) == 0
+    record = json.loads(out.read_text())
+    for c in record["agent_views"][0]["private_data"]["constraints_machine"]:
+        c.pop("n_symbols", None)  # the solver reads the size from the target; candidate_slots needs the statement's
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(record) + "\n")
+    capsys.readouterr()
+    assert verifiers_main(["validate", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}:1 ") and "localizability check failed: the observation symbols" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -10,10 +10,9 @@ from typing import Any
 
 from generators.answers import Answer, answers_equal
 from generators.base import Constraint, Family
+from generators.checks import THREE_CHECKS
 from generators.errors import Inconsistent, NotUnique
 from verifiers.reference.mapping import MALFORMED, Mapped, Spec, plain
-
-THREE_CHECKS = ("global_uniqueness", "local_underdetermination", "hint_sufficiency")
 
 REASONS = {
     "a_alone_determines": "A's imported view alone determines the target",
