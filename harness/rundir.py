@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import errno
 import os
 import stat
 import subprocess
@@ -189,7 +190,7 @@ def _open_nofollow(path: Path, flags: int) -> int:
     try:
         fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, 0o644)
     except OSError as exc:
-        if exc.errno == 40:  # ELOOP: a link
+        if exc.errno == errno.ELOOP:  # a link
             raise HarnessError(f"{path}: is a symbolic link; refusing to write through it") from None
         raise HarnessError(f"{path}: cannot open: {exc.strerror or exc}") from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
