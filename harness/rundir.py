@@ -18,9 +18,9 @@ number, and nothing is touched.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
-import errno
 import os
 import stat
 import subprocess
