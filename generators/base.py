@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -42,6 +42,20 @@ class Views:
     target: dict[str, Any]  # machine-readable target, solver-visible
     question: str  # the target question in words
     unknowns: list[str]
+    more_hints: list[HintSlot] = field(default_factory=list)  # k > 1: the other withheld facts, also in ``b``
+
+    def hints(self) -> list[HintSlot]:
+        """Every withheld fact, the canonical hint first."""
+        return [HintSlot(self.hint, self.slot, self.value), *self.more_hints]
+
+
+@dataclass(frozen=True)
+class HintSlot:
+    """One withheld fact: the constraint B holds, the slot it fills, and the slot's value as JSON."""
+
+    constraint: Constraint
+    slot: str
+    value: Any
 
 
 class Family(ABC):
@@ -79,6 +93,29 @@ class Family(ABC):
     @abstractmethod
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         """Phrases that name the hint slot precisely (the first one is the canonical request)."""
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """The facts of A's view that a k = 2 instance may withhold as well as ``views.hint`` (docs/hard-tier.md).
+
+        Type B: the other slots of the same list; Type A: a fact of another kind than the hint, where the family
+        has one. The generator picks one with the instance's generator and moves it from A's view to B's; the
+        checks then require that A needs both (each alone leaves the target open, with a witness) and that B's
+        view alone does not settle the target. Each returned fact must be one of ``views.a``, filled by
+        ``slot_name``, and accepted by ``hint_alternatives``, ``slot_aliases`` and ``describe_slot`` like a hint.
+        """
+        raise NotImplementedError(f"{self.name} does not declare second_hints (no k = 2 instances)")
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """``views`` with ``second`` moved from A's view to B's as a second withheld fact (k = 2).
+
+        A's slot notices are dropped (k = 2 has no ablation view). Override to restate what A is told where a
+        statement covered only the first slot (e.g. the stated range of the second one); never name either slot
+        as missing.
+        """
+        if second.constraint not in views.a or second.constraint == views.hint:
+            raise ValueError(f"{self.name}: second hint {second.slot} is not one of A's facts")
+        a = [c for c in without_notices(views.a) if c != second.constraint]
+        return replace(views, a=a, b=[*views.b, second.constraint], more_hints=[second])
 
     def slot_name(self, c: Constraint) -> str | None:
         """The slot a constraint fills (same naming as ``Views.slot``), or None for context facts.

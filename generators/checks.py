@@ -8,6 +8,10 @@
 4. localizability: from A's view alone, ``Family.candidate_slots`` lists the slots whose value would complete
    A's facts; the hint's slot must be one of them (their number is the record's ``candidates``).
 
+With k > 1 withheld facts (the hard tier, docs/hard-tier.md), check 3 gives A every hint; check 2 runs once per
+hint, on A's view plus all the *other* hints, so each hint is necessary and has its own witness; check 4 requires
+every hint's slot among the candidates.
+
 Every check reads A's view without slot notices (``generators.base.without_notices``).
 """
 
@@ -25,8 +29,11 @@ THREE_CHECKS = ("global_uniqueness", "local_underdetermination", "hint_sufficien
 
 @dataclass
 class Witness:
+    """Another value of one hint's slot that, with A's view and the other hints, gives another target value."""
+
     constraint: Constraint
     answer: Answer
+    missing: int = 0  # the index of the hint it replaces (0 when k = 1)
 
 
 class CheckFailed(Exception):
@@ -53,35 +60,63 @@ def check_views(
     target: dict[str, Any],
     answer: Answer,
 ) -> Witness:
-    """Run all three checks; return the underdetermination witness or raise ``CheckFailed``."""
-    if hint not in view_b:
-        raise CheckFailed("hint", "the canonical hint is not one of B's constraints")
-    if hint in view_a:
-        raise CheckFailed("hint", "A already holds the canonical hint")
+    """Run all three checks for one withheld fact; return the underdetermination witness or raise ``CheckFailed``."""
+    return check_hints(family, view_a, view_b, [hint], target, answer)[0]
+
+
+def check_hints(
+    family: Family,
+    view_a: list[Constraint],
+    view_b: list[Constraint],
+    hints: list[Constraint],
+    target: dict[str, Any],
+    answer: Answer,
+) -> list[Witness]:
+    """The three checks for ``hints`` (k = len(hints)); one witness per hint, or ``CheckFailed``."""
+    for hint in hints:
+        if hint not in view_b:
+            raise CheckFailed("hint", "a withheld fact is not one of B's constraints")
+        if hint in view_a:
+            raise CheckFailed("hint", "A already holds a withheld fact")
+    if len(hints) > 1 and any(h == other for i, h in enumerate(hints) for other in hints[i + 1:]):
+        raise CheckFailed("hint", "two withheld facts are the same")
     full = _solve(family, view_a + [c for c in view_b if c not in view_a], target, "global_uniqueness")
     if not answers_equal(answer, full):
         raise CheckFailed("global_uniqueness", f"full problem gives {full}, stored answer is {answer}")
-    with_hint = _solve(family, [*view_a, hint], target, "hint_sufficiency")
-    if not answers_equal(answer, with_hint):
-        raise CheckFailed("hint_sufficiency", f"A's view + hint gives {with_hint}, stored answer is {answer}")
+    with_hints = _solve(family, [*view_a, *hints], target, "hint_sufficiency")
+    if not answers_equal(answer, with_hints):
+        raise CheckFailed("hint_sufficiency", f"A's view + hint gives {with_hints}, stored answer is {answer}")
     try:
         b_alone = family.solve(view_b, target)
     except (NotUnique, Inconsistent):
         b_alone = None
     if b_alone is not None:
         raise CheckFailed("local_underdetermination_b", f"B's view alone determines the target ({b_alone})")
-    return find_witness(family, view_a, hint, target, answer)
+    if len(hints) > 1:
+        find_witness(family, view_a, hints[0], target, answer, check_alternatives=False)
+    witnesses = []
+    for i, hint in enumerate(hints):
+        others = [h for j, h in enumerate(hints) if j != i]
+        witness = find_witness(family, [*view_a, *others], hint, target, answer)
+        witnesses.append(Witness(witness.constraint, witness.answer, i))
+    return witnesses
 
 
 def find_witness(
-    family: Family, view_a: list[Constraint], hint: Constraint, target: dict[str, Any], answer: Answer
-) -> Witness:
+    family: Family, view_a: list[Constraint], hint: Constraint, target: dict[str, Any], answer: Answer,
+    check_alternatives: bool = True,
+) -> Witness | None:
+    """A completion of ``view_a`` by another value of ``hint``'s slot with another target value (``view_a`` is
+    A's view, plus the other hints when k > 1). ``check_alternatives=False`` only checks that ``view_a`` alone does
+    not settle the target."""
     try:
         alone = family.solve(view_a, target)
     except (NotUnique, Inconsistent):
         alone = None
     if alone is not None:
         raise CheckFailed("local_underdetermination", f"A's view alone determines the target ({alone})")
+    if not check_alternatives:
+        return None
     for alt in family.hint_alternatives(hint, view_a, target):
         if alt == hint:
             continue
@@ -97,8 +132,11 @@ def find_witness(
     )
 
 
-def check_localizability(family: Family, view_a: list[Constraint], slot: str, target: dict[str, Any]) -> list[str]:
-    """A's candidate slots, judged from ``view_a`` and the target alone; ``CheckFailed`` unless they hold ``slot``.
+def check_localizability(
+    family: Family, view_a: list[Constraint], slot: str | list[str], target: dict[str, Any]
+) -> list[str]:
+    """A's candidate slots, judged from ``view_a`` and the target alone; ``CheckFailed`` unless they hold ``slot``
+    (every slot of a list, for k > 1).
 
     ``NotImplementedError`` passes through when the family declares no ``candidate_slots``.
     """
@@ -107,8 +145,10 @@ def check_localizability(family: Family, view_a: list[Constraint], slot: str, ta
     candidates = list(family.candidates_for(view_a, target))
     if len(set(candidates)) != len(candidates):
         raise CheckFailed("localizability", f"candidate slots repeat a slot: {candidates}")
-    if slot not in candidates:
-        raise CheckFailed(
-            "localizability", f"the hint's slot {slot} is not among the candidates A's view leaves open {candidates}"
-        )
+    for one_slot in [slot] if isinstance(slot, str) else slot:
+        if one_slot not in candidates:
+            raise CheckFailed(
+                "localizability",
+                f"the hint's slot {one_slot} is not among the candidates A's view leaves open {candidates}",
+            )
     return candidates

@@ -17,11 +17,12 @@ CHUNK = 64
 
 @dataclass(frozen=True)
 class Slot:
-    """One position of a split: (family, requested difficulty, index within that block)."""
+    """One position of a split: (family, requested difficulty, index within that block[, withheld facts k])."""
 
     family: str
     requested_difficulty: int
     index: int
+    k: int = 1
 
 
 def typed_slots(
@@ -49,6 +50,20 @@ def iter_typed_slots(
                 return
 
 
+HARD_DIFFICULTIES = (4, 5)
+HARD_KS = (1, 2)
+
+
+def hard_slots(n: int, families: Sequence[str] | None = None) -> Iterator[Slot]:
+    """The hard tier (docs/hard-tier.md): per family (Type A alphabetically, then Type B), difficulties 4 and 5,
+    each at k = 1 then k = 2, ``n`` instances per block."""
+    for name in list(families) if families is not None else list(FAMILIES):
+        for d in HARD_DIFFICULTIES:
+            for k in HARD_KS:
+                for i in range(n):
+                    yield Slot(name, d, i, k)
+
+
 def slot_count(
     n_a: int, n_b: int, difficulties: Sequence[int] = (1, 2, 3), families: Sequence[str] | None = None
 ) -> int:
@@ -69,6 +84,7 @@ def _build(job: tuple[int, Slot, int] | tuple[int, Slot, int, bool]) -> dict:
         requested_difficulty=slot.requested_difficulty,
         index=slot.index,
         slot_notice=slot_notice,
+        k=slot.k,
     )
 
 

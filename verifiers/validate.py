@@ -18,10 +18,11 @@ from typing import Any
 
 from generators.answers import Answer, answers_equal, decode_answer
 from generators.base import Family, is_slot_notice, without_notices
-from generators.checks import CheckFailed, check_localizability, check_views
+from generators.checks import CheckFailed, check_hints, check_localizability
 from generators.errors import Inconsistent, NotUnique
 from generators.families import FAMILIES
 from generators.fewshot import repeating_examples
+from generators.instances import request_budget
 from schemas import schema_errors
 from verifiers.jsonl import RecordError, read_jsonl
 
@@ -86,23 +87,23 @@ def _instance_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
         return problems
     view_a, view_b = (v["private_data"]["constraints_machine"] for v in inst["agent_views"])
     view_a = without_notices(view_a)
-    hint = inst["minimal_hint_spec"]["atomic_hints"][0]
+    hints = inst["minimal_hint_spec"]["atomic_hints"]
     try:
-        check_views(family, view_a, view_b, hint["constraint"], inst["target"], answer)
+        check_hints(family, view_a, view_b, [h["constraint"] for h in hints], inst["target"], answer)
     except CheckFailed as exc:
         return [(CHECK_FIELDS.get(exc.check, exc.check), f"{exc.check} check failed: {exc.message}")]
-    return _witness_problems(family, inst, view_a, hint["constraint"], answer) or _localizability_problems(
-        family, inst, view_a, hint["slot"]
+    return _witness_problems(family, inst, view_a, hints, answer) or _localizability_problems(
+        family, inst, view_a, [h["slot"] for h in hints]
     )
 
 
 def _localizability_problems(
-    family: Family, inst: dict[str, Any], view_a: list[dict], slot: str
+    family: Family, inst: dict[str, Any], view_a: list[dict], slots: list[str]
 ) -> list[tuple[str, str]]:
-    """The fourth check: the hint's slot is among A's candidates, recomputed and equal to the stored ones."""
+    """The fourth check: every hint's slot is among A's candidates, recomputed and equal to the stored ones."""
     field = CHECK_FIELDS["localizability"]
     try:
-        candidates = check_localizability(family, view_a, slot, inst["target"])
+        candidates = check_localizability(family, view_a, slots, inst["target"])
     except NotImplementedError:
         return [(field, f"localizability check failed: {family.name} declares no candidate_slots")]
     except CheckFailed as exc:
@@ -125,8 +126,12 @@ def _static_problems(family: Family, inst: dict[str, Any]) -> list[tuple[str, st
         problems.append(("answer_type", f"{family.name} answers are {family.answer_type!r}"))
     if not inst["id"].startswith(family.prefix + "-"):
         problems.append(("id", f"{family.name} ids start with {family.prefix}-"))
-    if inst["request_budget"] != 3 * inst["difficulty"]:
-        problems.append(("request_budget", f"must be 3 x difficulty = {3 * inst['difficulty']}"))
+    hints = inst["minimal_hint_spec"]["atomic_hints"]
+    k = inst["minimal_hint_spec"]["k_min"]
+    if len(hints) != k:
+        problems.append(("minimal_hint_spec.k_min", f"is {k}, but there are {len(hints)} atomic hints"))
+    if inst["request_budget"] != request_budget(inst["difficulty"], k):
+        problems.append(("request_budget", f"must be 3 x difficulty x k_min = {request_budget(inst['difficulty'], k)}"))
     if inst["difficulty"] != family.effective_difficulty(inst["requested_difficulty"]):
         problems.append(("difficulty", "is not the effective difficulty of requested_difficulty"))
     for i, view in enumerate(inst["agent_views"]):
@@ -135,10 +140,14 @@ def _static_problems(family: Family, inst: dict[str, Any]) -> list[tuple[str, st
         if rendered != data["constraints_text"]:
             field = f"agent_views[{i}].private_data.constraints_text"
             problems.append((field, "does not match the machine constraints"))
-    hint = inst["minimal_hint_spec"]["atomic_hints"][0]
-    problems += _notice_problems(inst, hint["slot"])
-    if hint["kind"] != hint["constraint"]["type"] or hint["text"] != family.render(hint["constraint"]):
-        problems.append(("minimal_hint_spec.atomic_hints[0]", "kind/text do not match the hint constraint"))
+    problems += _notice_problems(inst, hints[0]["slot"])
+    if len(hints) > 1 and inst.get("view_variant") == "slot_notice":
+        problems.append(("view_variant", "the slot_notice ablation exists for k_min = 1 only"))
+    for i, hint in enumerate(hints):
+        if hint["hint_id"] != f"h{i + 1}":
+            problems.append((f"minimal_hint_spec.atomic_hints[{i}].hint_id", f"must be h{i + 1}"))
+        if hint["kind"] != hint["constraint"]["type"] or hint["text"] != family.render(hint["constraint"]):
+            problems.append((f"minimal_hint_spec.atomic_hints[{i}]", "kind/text do not match the hint constraint"))
     return problems
 
 
@@ -172,24 +181,51 @@ def _notice_problems(inst: dict[str, Any], slot: str) -> list[tuple[str, str]]:
 
 
 def _witness_problems(
-    family: Family, inst: dict[str, Any], view_a: list[dict], hint: dict, answer: Answer
+    family: Family, inst: dict[str, Any], view_a: list[dict], hints: list[dict], answer: Answer
 ) -> list[tuple[str, str]]:
+    """The stored witnesses re-solved: k = 1 one; k = 2 one per withheld fact (``single_hint_witnesses``), the
+    first of which is also ``underdetermination_witness``."""
     field = "verifier.underdetermination_witness"
     witness = inst["verifier"]["underdetermination_witness"]
-    try:
-        other = family.solve([*view_a, witness["constraint"]], inst["target"])
-        stored = decode_answer(inst["answer_type"], witness["answer"], inst["answer_keys"])
-    except (NotUnique, Inconsistent, ValueError, KeyError) as exc:
-        return [(field, f"witness does not solve: {exc}")]
-    if not answers_equal(stored, other) or answers_equal(answer, other):
-        return [(field, "witness answer is wrong or equals the answer")]
-    if witness["constraint"] not in list(family.hint_alternatives(hint, view_a, inst["target"])):
-        return [(field, "witness is not a completion allowed by A's stated domain")]
+    constraints = [h["constraint"] for h in hints]
+    singles = inst["verifier"].get("single_hint_witnesses")
+    if len(hints) == 1:
+        if singles is not None:
+            return [("verifier.single_hint_witnesses", "only instances with k_min = 2 have them")]
+        problems = _one_witness_problems(family, inst, view_a, constraints[0], witness, answer, field)
+    else:
+        if not singles or [w.get("missing") for w in singles] != [h["hint_id"] for h in hints]:
+            return [("verifier.single_hint_witnesses", "must hold one witness per atomic hint, in order")]
+        if {key: value for key, value in singles[0].items() if key != "missing"} != witness:
+            return [(field, "must be the first of single_hint_witnesses")]
+        problems = []
+        for i, single in enumerate(singles):
+            others = [c for j, c in enumerate(constraints) if j != i]
+            problems += _one_witness_problems(family, inst, [*view_a, *others], constraints[i], single, answer,
+                                              f"verifier.single_hint_witnesses[{i}]")
+    if problems:
+        return problems
     latent = family.answer_from_latent(inst["global_metadata"].get("latent", {})) if "latent" in inst[
         "global_metadata"
     ] else None
     if latent is not None and not answers_equal(answer, latent):
         return [("global_metadata.latent", f"latent state gives {latent}, not {answer}")]
+    return []
+
+
+def _one_witness_problems(
+    family: Family, inst: dict[str, Any], given: list[dict], hint: dict, witness: dict, answer: Answer, field: str
+) -> list[tuple[str, str]]:
+    """``witness`` replaces ``hint`` in ``given`` + hint and changes the target, within A's stated domain."""
+    try:
+        other = family.solve([*given, witness["constraint"]], inst["target"])
+        stored = decode_answer(inst["answer_type"], witness["answer"], inst["answer_keys"])
+    except (NotUnique, Inconsistent, ValueError, KeyError) as exc:
+        return [(field, f"witness does not solve: {exc}")]
+    if not answers_equal(stored, other) or answers_equal(answer, other):
+        return [(field, "witness answer is wrong or equals the answer")]
+    if witness["constraint"] not in list(family.hint_alternatives(hint, given, inst["target"])):
+        return [(field, "witness is not a completion allowed by A's stated domain")]
     return []
 
 

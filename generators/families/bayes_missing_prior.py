@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, absent_slots, frac, frac_fields, frac_json, one
+from generators.base import (
+    Constraint,
+    Family,
+    HintSlot,
+    Reject,
+    Views,
+    absent_slots,
+    frac,
+    frac_fields,
+    frac_json,
+    one,
+)
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent
 
 MAX_POSTERIOR_DENOMINATOR = 200
+LIKELIHOODS = ("likelihood_pos", "likelihood_neg")
 
 
 def posterior(prior: Fraction, pos: Fraction, neg: Fraction) -> Fraction:
@@ -63,9 +76,21 @@ class BayesMissingPrior(Family):
         """The three quantities of Bayes' rule that A holds no value for (a stated range is not a value)."""
         return absent_slots(self, ("P(H)", "P(E|H)", "P(E|not H)"), view_a)
 
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: one of the two likelihoods as well as the prior (a fact of another kind)."""
+        return [HintSlot(c, self.slot_name(c), frac_json(frac(c))) for c in views.a if c["type"] in LIKELIHOODS]
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """A's range statement covers every probability, naming neither withheld one."""
+        views = super().withhold(views, second)
+        statement = "P(H), P(E|H) and P(E|not H) are probabilities strictly between 0 and 1."
+        a = [{"type": "domain", "statement": statement} if c["type"] == "domain" else c for c in views.a]
+        return replace(views, a=a)
+
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        """Other probabilities for the withheld fact's slot (A is told each lies strictly between 0 and 1)."""
         for p in (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(1, 4)):
-            yield {"type": "prior", **frac_fields(p)}
+            yield {"type": hint["type"], **frac_fields(p)}
 
     def render(self, c: Constraint) -> str:
         match c["type"]:
