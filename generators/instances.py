@@ -6,7 +6,7 @@ import hashlib
 import random
 from typing import Any
 
-from generators import GENERATOR_VERSION
+from generators import GENERATOR_VERSION, HARD_TIER_VERSION
 from generators.answers import Answer, encode_answer
 from generators.base import Constraint, Family, HintSlot, Reject, Views, without_notices
 from generators.checks import THREE_CHECKS, CheckFailed, Witness, check_hints, check_localizability
@@ -25,6 +25,11 @@ def instance_seed(dataset_seed: int, family: str, requested_difficulty: int, ind
     if k == 1:
         return derive_seed("mira-math", dataset_seed, family, requested_difficulty, index)
     return derive_seed("mira-math", dataset_seed, family, requested_difficulty, index, f"k{k}")
+
+
+def generator_version(requested_difficulty: int, k: int = 1) -> str:
+    """The paper's tier (difficulty 1-3, k = 1) carries ``GENERATOR_VERSION``; the hard tier its own version."""
+    return GENERATOR_VERSION if requested_difficulty <= 3 and k == 1 else HARD_TIER_VERSION
 
 
 def request_budget(difficulty: int, k: int = 1) -> int:
@@ -141,7 +146,7 @@ def build_instance(
         "requested_difficulty": requested_difficulty,
         "seed": seed,
         "dataset_seed": dataset_seed,
-        "generator_version": GENERATOR_VERSION,
+        "generator_version": generator_version(requested_difficulty, k),
         "n_agents": 2,
         "answer_type": family.answer_type,
         "answer_keys": keys,
