@@ -23,12 +23,22 @@ from functools import cache
 from typing import Any
 
 from generators import slots
-from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note, stated_size
+from generators.base import (
+    Constraint,
+    Family,
+    HintSlot,
+    Reject,
+    Views,
+    absent_slots,
+    missing_slot_note,
+    stated_size,
+)
 from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import det, minor, solve_square
 
 MAX_DENOMINATOR = 300
+HARD_MAX_DENOMINATOR = {4: 10**5, 5: 10**7}  # the hard tier's caps (docstring)
 RHS_BOUND = 8
 _COEFF = slots.entry_pattern("A")
 _RHS = slots.component_pattern("b")
@@ -37,6 +47,10 @@ _FACTS = slots.EntryFacts("coeff", "A", "rhs", "b", "row")
 
 def coeff_bound(difficulty: int) -> int:
     return 4 + 3 * (difficulty - 1)
+
+
+def max_denominator(difficulty: int) -> int:
+    return HARD_MAX_DENOMINATOR.get(difficulty, MAX_DENOMINATOR)
 
 
 def coeff_slot(i: int, j: int) -> str:
@@ -89,9 +103,9 @@ class LinearSystemMissingCoeff(Family):
         d = det(a)
         if d == 0:
             raise Reject("singular coefficient matrix")
-        xt = cramer(a, b, t)
-        if xt.denominator > MAX_DENOMINATOR:
-            raise Reject(f"x{t} has a denominator above {MAX_DENOMINATOR}")
+        xt, cap = cramer(a, b, t), max_denominator(difficulty)
+        if xt.denominator > cap:
+            raise Reject(f"x{t} has a denominator above {cap}")
         if cramer(a, b, j) == 0:
             raise Reject(f"x{j} = 0: x{t} does not depend on A[{i}][{j}]")
         # (A^-1)[t][i] = cofactor C[i][t] / det(A)
@@ -179,6 +193,10 @@ class LinearSystemMissingCoeff(Family):
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         return slots.nearby_values(hint)
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: any other coefficient A[i'][j'] (the same list as the hint)."""
+        return [HintSlot(c, coeff_slot(c["row"], c["col"]), c["value"]) for c in views.a if c["type"] == "coeff"]
 
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
         """The coefficients A[i][j] (row by row), then b[0]..b[n-1], that A is given no value for."""

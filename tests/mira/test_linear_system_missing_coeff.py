@@ -149,3 +149,25 @@ def test_slot_names_and_aliases() -> None:
         names = [FAMILY.slot_name(c) for c in a]
         assert hint["slot"] not in names and "b[0]" in names
     assert len(slots) >= 4
+
+
+def test_hard_tier_systems_are_larger_than_d3() -> None:
+    from generators.families.linear_system_missing_coeff import max_denominator
+
+    sizes = {}
+    for difficulty in (3, 4, 5):
+        inst = build_instance(FAMILY, instance_id="lin-000000", dataset_seed=5, requested_difficulty=difficulty,
+                              index=0)
+        n = inst["agent_views"][0]["private_data"]["constraints_machine"][0]["n"]
+        sizes[difficulty] = (n, coeff_bound(difficulty), max_denominator(difficulty))
+    assert sizes == {3: (4, 10, 300), 4: (5, 13, 10**5), 5: (6, 16, 10**7)}
+
+
+def test_k2_second_hint_is_another_coefficient() -> None:
+    inst = build_instance(FAMILY, instance_id="lin-000000", dataset_seed=5, requested_difficulty=5, index=1, k=2)
+    first, second = inst["minimal_hint_spec"]["atomic_hints"]
+    assert first["constraint"]["type"] == second["constraint"]["type"] == "coeff"
+    assert first["slot"] != second["slot"] and second["slot"].startswith("A[")
+    view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+    assert first["constraint"] not in view_a and second["constraint"] not in view_a
+    assert instance_problems(inst) == []
