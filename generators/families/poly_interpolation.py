@@ -15,6 +15,11 @@ Our decisions (see docs/deviations):
   (slot ``p(1)``) without being told which it is (only the slot-notice ablation says so). The atomic fact B holds
   is the value at that x.
 * Evaluation points: delta + 1 distinct integers from [-3, 3]; query point x* from [-4, 4] outside them.
+
+Hard tier (docs/hard-tier.md): the degree cap min(d, 2) is lifted for d >= 4, delta = d + 1 (5 / 6), with
+coefficients in [-(3+d), 3+d] as before (7 / 8); the points come from [-4, 4] and x* from [-5, 5] (seven points
+of [-3, 3] would leave x* only the two ends). At k = 2 B also holds the value at a second evaluation point (any
+other one, uniform); A's statement already lists every point, so nothing is restated.
 """
 
 from __future__ import annotations
@@ -24,17 +29,24 @@ import re
 from math import gcd
 from typing import Any
 
-from generators.base import Constraint, Family, Views, absent_slots, by_type, missing_slot_note
+from generators.base import Constraint, Family, HintSlot, Views, absent_slots, by_type, missing_slot_note
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 POINT_RANGE = (-3, 3)
 QUERY_RANGE = (-4, 4)
+HARD_POINT_RANGE = (-4, 4)  # d >= 4
+HARD_QUERY_RANGE = (-5, 5)
 _SLOT = re.compile(r"^p\((-?\d+)\)$")
 
 
 def degree_for(difficulty: int) -> int:
-    return 2 + min(difficulty, 2)
+    return 2 + min(difficulty, 2) if difficulty <= 3 else difficulty + 1
+
+
+def ranges_for(difficulty: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The evaluation points' range and the query point's range."""
+    return (POINT_RANGE, QUERY_RANGE) if difficulty <= 3 else (HARD_POINT_RANGE, HARD_QUERY_RANGE)
 
 
 def coefficient_bound(difficulty: int) -> int:
@@ -112,8 +124,9 @@ class PolyInterpolation(Family):
         coeffs = [rng.randint(-bound, bound) for _ in range(delta)]
         nonzero = [c for c in range(-bound, bound + 1) if c != 0]
         coeffs.append(rng.choice(nonzero))  # "degree delta": the leading coefficient is drawn non-zero
-        xs = sorted(rng.sample(range(POINT_RANGE[0], POINT_RANGE[1] + 1), delta + 1))
-        query_pool = [x for x in range(QUERY_RANGE[0], QUERY_RANGE[1] + 1) if x not in xs]
+        point_range, query_range = ranges_for(difficulty)
+        xs = sorted(rng.sample(range(point_range[0], point_range[1] + 1), delta + 1))
+        query_pool = [x for x in range(query_range[0], query_range[1] + 1) if x not in xs]
         query_x = rng.choice(query_pool)
         hidden = rng.randrange(delta + 1)
         return {
@@ -186,6 +199,10 @@ class PolyInterpolation(Family):
         step = horner(vanishing_poly(others), hint["x"])
         for k in (1, -1, 2, -2):
             yield {**hint, "y": hint["y"] + k * step}
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: the value at any other evaluation point (the same list as the hint)."""
+        return [HintSlot(c, f"p({c['x']})", c["y"]) for c in by_type(views.a, "point")]
 
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
         """The values p(x) at the stated evaluation points (in their order) that A is given no value for."""

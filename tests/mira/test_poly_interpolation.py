@@ -184,3 +184,26 @@ def test_corruptions_are_rejected() -> None:
     w = bad["verifier"]["underdetermination_witness"]
     w["constraint"]["y"] += 1
     assert instance_problems(bad)
+
+
+def test_hard_tier_polynomials_have_higher_degree_than_d3() -> None:
+    found = {}
+    for difficulty in (3, 4, 5):
+        inst = build_instance(FAMILY, instance_id="pol-000000", dataset_seed=5, requested_difficulty=difficulty,
+                              index=0)
+        domain = inst["agent_views"][0]["private_data"]["constraints_machine"][0]
+        assert len(domain["eval_points"]) == degree_for(difficulty) + 1
+        found[difficulty] = (degree_for(difficulty), coefficient_bound(difficulty))
+        if difficulty >= 4:
+            assert all(-4 <= x <= 4 for x in domain["eval_points"]) and -5 <= inst["target"]["x"] <= 5
+    assert found == {3: (4, 6), 4: (5, 7), 5: (6, 8)}
+
+
+def test_k2_second_hint_is_another_evaluation() -> None:
+    inst = build_instance(FAMILY, instance_id="pol-000000", dataset_seed=5, requested_difficulty=5, index=2, k=2)
+    first, second = inst["minimal_hint_spec"]["atomic_hints"]
+    assert first["constraint"]["type"] == second["constraint"]["type"] == "point"
+    assert first["slot"] != second["slot"] and second["slot"] == f"p({second['constraint']['x']})"
+    view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+    assert [c["type"] for c in view_a].count("point") == degree_for(5) - 1
+    assert instance_problems(inst) == []
