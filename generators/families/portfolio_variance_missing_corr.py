@@ -15,6 +15,11 @@ Our decisions (see docs/deviations):
   draws that are not are rejected. A is told this, and that every correlation lies strictly between -1 and 1;
   it is not told the 1/D grid. The underdetermination witness is another value of rho(a,b) that keeps the matrix
   positive semidefinite.
+
+Hard tier (docs/hard-tier.md): d4 and d5 continue n = d + 1 (5 / 6 assets, 10 / 15 correlations); the variance's
+denominator cap grows with them (500 at d <= 3, 2000 at d4, 5000 at d5). Positive semidefiniteness rejects most
+draws at n = 6 (about 98%), but a draw costs microseconds. At k = 2 B also holds a second correlation rho(c,d)
+(any other pair, uniform); A's statement already covers every correlation, so nothing is restated.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import Any
 from generators.base import (
     Constraint,
     Family,
+    HintSlot,
     Reject,
     Views,
     absent_slots,
@@ -40,6 +46,7 @@ from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 
 MAX_DENOMINATOR = 500
+HARD_MAX_DENOMINATOR = {4: 2000, 5: 5000}
 SIGMA_RANGE = (1, 5)
 WEIGHT_PARTS = (1, 5)
 CORR_DENOMINATORS = (2, 3, 4)
@@ -95,6 +102,10 @@ def scaled_variance(u: list[int], w_den: int, sigmas: list[int], r: dict[tuple[i
     return Fraction(r_den * diag + 2 * cross, w_den * w_den * r_den)
 
 
+def max_denominator(difficulty: int) -> int:
+    return HARD_MAX_DENOMINATOR.get(difficulty, MAX_DENOMINATOR)
+
+
 def correlation_slots(n: int) -> list[str]:
     """rho(i,j) for i < j, in row order."""
     return [f"rho({i},{j})" for i in range(n) for j in range(i + 1, n)]
@@ -134,8 +145,9 @@ class PortfolioVarianceMissingCorr(Family):
         matrix = [[GRID if i == j else r[(min(i, j), max(i, j))] for j in range(n)] for i in range(n)]
         if not is_psd(matrix):
             raise Reject("the correlation matrix is not positive semidefinite")
-        if scaled_variance(parts, total, sigmas, r, GRID).denominator > MAX_DENOMINATOR:
-            raise Reject(f"variance denominator above {MAX_DENOMINATOR}")
+        cap = max_denominator(difficulty)
+        if scaled_variance(parts, total, sigmas, r, GRID).denominator > cap:
+            raise Reject(f"variance denominator above {cap}")
         return {
             "n_assets": n,
             "weights": [_reduced(k, total) for k in parts],
@@ -172,6 +184,10 @@ class PortfolioVarianceMissingCorr(Family):
             "rho(i,j)? Give it as a reduced fraction.",
             unknowns=["sigma_p^2"],
         )
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: any other correlation rho(c,d) (the same list as the hint)."""
+        return [HintSlot(c, self.slot_name(c), frac_json(frac(c))) for c in views.a if c["type"] == "corr"]
 
     # ------------------------------------------------------------------ solving
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:

@@ -209,3 +209,28 @@ def test_corruptions_are_rejected() -> None:
     w = bad["verifier"]["underdetermination_witness"]
     w["constraint"]["num"], w["constraint"]["denom"] = 1, 1
     assert instance_problems(bad)
+
+
+def test_hard_tier_portfolios_are_larger_than_d3() -> None:
+    from generators.families.portfolio_variance_missing_corr import max_denominator
+
+    found = {}
+    for difficulty in (3, 4, 5):
+        inst = build_instance(FAMILY, instance_id="por-000000", dataset_seed=5, requested_difficulty=difficulty,
+                              index=0)
+        view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+        n = view_a[0]["n_assets"]
+        assert sum(c["type"] == "corr" for c in view_a) == n * (n - 1) // 2 - 1
+        assert Fraction(**inst["global_solution"]).denominator <= max_denominator(difficulty)
+        found[difficulty] = (n, max_denominator(difficulty))
+    assert found == {3: (4, 500), 4: (5, 2000), 5: (6, 5000)}
+
+
+def test_k2_second_hint_is_another_correlation() -> None:
+    inst = build_instance(FAMILY, instance_id="por-000000", dataset_seed=5, requested_difficulty=5, index=3, k=2)
+    first, second = inst["minimal_hint_spec"]["atomic_hints"]
+    assert first["constraint"]["type"] == second["constraint"]["type"] == "corr"
+    assert first["slot"] != second["slot"] and second["slot"].startswith("rho(")
+    view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+    assert sum(c["type"] == "corr" for c in view_a) == 15 - 2
+    assert instance_problems(inst) == []
