@@ -16,12 +16,21 @@ told every row sums to 1 and every
 transition probability is strictly positive, so A's admissible set is P(r->c) = p in (0, s), s = 1 - (A's known
 entries of row r), P(r->c') = s - p. pi_s is a Moebius function of p (a rank-one change of P), hence either
 constant or injective on that interval: the validator's witness is another p in (0, s).
+
+Hard tier (docs/hard-tier.md): the state cap min(d + 1, 4) is lifted for d >= 4, n = d + 1 (5 / 6 states), parts in
+[1, 2 + d] as before (6 / 7); the denominator cap grows with them (200 at d <= 3, 10^6 at d4, 10^7 at d5: at
+n = 6 no draw in 2000 had pi_s with a denominator <= 200). At k = 2 B also holds an entry P(r2->e) of another
+row r2 != r, and A loses that row's entry P(r2->e') as well (e' != e uniform, with e drawn among the row's
+entries): the second hint carries ``row_partner`` = e' and its text says that, with row r2 summing to 1, it also
+fixes P(r2->e'), which is true, since the two rows' gaps are independent. Each hint's text stays true at k = 2
+(the first's row r is untouched by the second), and A's four candidates are the two gaps of each row.
 """
 
 from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from itertools import product
@@ -31,6 +40,7 @@ from typing import Any
 from generators.base import (
     Constraint,
     Family,
+    HintSlot,
     Reject,
     Views,
     absent_slots,
@@ -46,12 +56,17 @@ from generators.intlinalg import det, minor
 from generators.linalg import solve_unique
 
 MAX_DENOMINATOR = 200
+HARD_MAX_DENOMINATOR = {4: 10**6, 5: 10**7}
 _SLOT = re.compile(r"^P\((\d+)->(\d+)\)$")
 ALTERNATIVE_SHARES = (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(1, 4), Fraction(3, 4), Fraction(1, 5))
 
 
 def n_states(difficulty: int) -> int:
-    return min(difficulty + 1, 4)
+    return min(difficulty + 1, 4) if difficulty <= 3 else difficulty + 1
+
+
+def max_denominator(difficulty: int) -> int:
+    return HARD_MAX_DENOMINATOR.get(difficulty, MAX_DENOMINATOR)
 
 
 def slot_of(i: int, j: int) -> str:
@@ -188,9 +203,9 @@ class MarkovMissingTransition(Family):
         s = rng.randrange(n)
         sums = [sum(row) for row in parts]
         weights = stationary_weights(parts, sums)
-        total = sum(weights)
-        if total // gcd(weights[s], total) > MAX_DENOMINATOR:
-            raise Reject(f"pi_{s} has a denominator above {MAX_DENOMINATOR}")
+        total, cap = sum(weights), max_denominator(difficulty)
+        if total // gcd(weights[s], total) > cap:
+            raise Reject(f"pi_{s} has a denominator above {cap}")
         pi = Fraction(weights[s], total)
         r = rng.randrange(n)
         cols = list(range(n))
@@ -309,6 +324,30 @@ class MarkovMissingTransition(Family):
         room = 1 - given
         for share in ALTERNATIVE_SHARES:
             yield {**hint, **frac_fields(room * share)}
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: an entry P(r2->e) of another row, with another entry e' of that row as its ``row_partner``
+        (``withhold`` takes P(r2->e') from A as well); one choice per (r2, e, e')."""
+        n, r = z["n_states"], z["row"]
+        out = []
+        for c in views.a:
+            if c["type"] != "transition" or c["from_state"] == r:
+                continue
+            for partner in range(n):
+                if partner != c["to_state"]:
+                    out.append(HintSlot({**c, "row_partner": partner}, self.slot_name(c), frac_json(frac(c))))
+        return out
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """The second entry goes to B with its ``row_partner``; A loses the partner entry as well, so that the row
+        has two gaps and either one, with the row sum, fixes the other (as the hint's text says)."""
+        hint = second.constraint
+        plain = {k: v for k, v in hint.items() if k != "row_partner"}
+        views = super().withhold(views, HintSlot(plain, second.slot, second.value))
+        row, partner = hint["from_state"], hint["row_partner"]
+        a = [c for c in views.a
+             if not (c["type"] == "transition" and (c["from_state"], c["to_state"]) == (row, partner))]
+        return replace(views, a=a, b=[*views.b[:-1], hint], more_hints=[second])
 
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
         """The transition probabilities P(i->j) (row by row) that A is given no value for."""

@@ -195,3 +195,31 @@ def test_both_absent_entries_are_candidates_and_name_b_fact() -> None:
         assert hint["request_aliases"][0] == f"the transition probability {hint['slot']}"
         assert inst["answer_type"] == "rational"
     assert len(slots) >= 5
+
+
+def test_hard_tier_chains_are_larger_than_d3() -> None:
+    from generators.families.markov_missing_transition import max_denominator, n_states
+
+    found = {}
+    for difficulty in (3, 4, 5):
+        inst = build_instance(FAMILY, instance_id="mar-000000", dataset_seed=5, requested_difficulty=difficulty,
+                              index=0)
+        n = inst["agent_views"][0]["private_data"]["constraints_machine"][0]["n_states"]
+        assert n == n_states(difficulty)
+        assert Fraction(**inst["global_solution"]).denominator <= max_denominator(difficulty)
+        found[difficulty] = (n, max_denominator(difficulty))
+    assert found == {3: (4, 200), 4: (5, 10**6), 5: (6, 10**7)}
+
+
+def test_k2_second_hint_is_an_entry_of_another_row_with_its_partner() -> None:
+    inst = build_instance(FAMILY, instance_id="mar-000000", dataset_seed=5, requested_difficulty=5, index=4, k=2)
+    first, second = (h["constraint"] for h in inst["minimal_hint_spec"]["atomic_hints"])
+    assert first["type"] == second["type"] == "transition" and first["from_state"] != second["from_state"]
+    view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+    held = {(c["from_state"], c["to_state"]) for c in view_a if c["type"] == "transition"}
+    gaps = {(h["from_state"], col) for h in (first, second) for col in (h["to_state"], h["row_partner"])}
+    assert len(gaps) == 4 and not gaps & held and len(held) == 36 - 4
+    assert sorted(inst["verifier"]["candidate_slots"]) == sorted(f"P({i}->{j})" for i, j in gaps)
+    for h in (first, second):  # each text's "this also fixes" is true: the row's other gap is the partner
+        assert FAMILY.settled_slots(h) == [f"P({h['from_state']}->{h['row_partner']})"]
+    assert instance_problems(inst) == []
