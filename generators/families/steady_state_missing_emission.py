@@ -19,17 +19,35 @@ request for it; docs/deviations/typeB-localization.md).
 Rows are built from positive integer parts k ~ Unif[1, 4] normalised by their sum (the paper does not give the
 distribution; the release's example rows 3/5 2/5, 1/4 3/4, 4/7 3/7 fit this). All entries of P are positive, so
 the chain is ergodic, pi is unique and pi_{s*} > 0: the target moves with E[s*][o*].
+
+Hard tier (docs/hard-tier.md): n = d + 1 continues (5 / 6 hidden states) and the symbol cap min(d + 1, 3) is
+lifted for d >= 4, m = d + 1 (5 / 6 symbols); row parts stay in [1, 4]. At k = 2 B also holds E[s2][o*] for another
+state s2 != s* (the target's symbol: an entry of another column would not move the target), and A loses that row's
+entry E[s2][o''] as well (o'' != o* uniform): the second hint carries ``row_partner`` = o'' and its text says that,
+with row s2 of E summing to 1, it also fixes E[s2][o''], which is true. Each hint's text stays true at k = 2 (the
+two rows' gaps are independent), and A's four candidates are the two gaps of each row.
 """
 
 from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from generators.base import Constraint, Family, Views, absent_slots, frac, frac_json, missing_slot_note, stated_size
+from generators.base import (
+    Constraint,
+    Family,
+    HintSlot,
+    Views,
+    absent_slots,
+    frac,
+    frac_json,
+    missing_slot_note,
+    stated_size,
+)
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
@@ -140,6 +158,10 @@ def stationary_by_tree_theorem(p: list[list[Pair]]) -> list[Fraction]:
     return [Fraction(w, total) for w in weights]
 
 
+def n_symbols(difficulty: int) -> int:
+    return min(difficulty + 1, 3) if difficulty <= 3 else difficulty + 1
+
+
 def transition_slots(n: int) -> list[str]:
     return [f"P[{i}][{j}]" for i in range(n) for j in range(n)]
 
@@ -169,7 +191,7 @@ class SteadyStateMissingEmission(Family):
 
     # ------------------------------------------------------------------ sampling
     def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
-        n, m = difficulty + 1, min(difficulty + 1, 3)
+        n, m = difficulty + 1, n_symbols(difficulty)
         p = [random_row(rng, n) for _ in range(n)]
         e = [random_row(rng, m) for _ in range(n)]
         s_star, o_star = rng.randrange(n), rng.randrange(m)
@@ -214,6 +236,24 @@ class SteadyStateMissingEmission(Family):
             f"P(observe {o_star}) = sum over states s of pi_s E[s][{o_star}]? Give it as a reduced fraction.",
             unknowns=[f"P(observe {o_star})"],
         )
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: E[s2][o*] of another state s2, with another symbol o'' of that row as its ``row_partner``
+        (``withhold`` takes E[s2][o''] from A as well); one choice per (s2, o'')."""
+        m, s_star, o_star = z["n_symbols"], z["missing_state"], z["target_symbol"]
+        return [HintSlot({**c, "row_partner": partner}, self.slot_name(c), frac_json(frac(c)))
+                for c in views.a if c["type"] == "emission" and c["symbol"] == o_star and c["state"] != s_star
+                for partner in range(m) if partner != o_star]
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """The second entry goes to B with its ``row_partner``; A loses the partner entry as well, so that the row
+        has two gaps and either one, with the row sum, fixes the other (as the hint's text says)."""
+        hint = second.constraint
+        plain = {k: v for k, v in hint.items() if k != "row_partner"}
+        views = super().withhold(views, HintSlot(plain, second.slot, second.value))
+        state, partner = hint["state"], hint["row_partner"]
+        a = [c for c in views.a if not (c["type"] == "emission" and (c["state"], c["symbol"]) == (state, partner))]
+        return replace(views, a=a, b=[*views.b[:-1], hint], more_hints=[second])
 
     # ------------------------------------------------------------------ solving
     @staticmethod

@@ -219,3 +219,31 @@ def test_corruptions_are_rejected() -> None:
     bad = copy.deepcopy(inst)
     bad["agent_views"][1]["private_data"]["constraints_text"][0] = "E[0][0] = 1/2"
     assert instance_problems(bad)
+
+
+def test_hard_tier_models_are_larger_than_d3() -> None:
+    from generators.families.steady_state_missing_emission import n_symbols
+
+    found = {}
+    for difficulty in (3, 4, 5):
+        inst = build_instance(FAMILY, instance_id="ste-000000", dataset_seed=5, requested_difficulty=difficulty,
+                              index=0)
+        domain = inst["agent_views"][0]["private_data"]["constraints_machine"][0]
+        assert domain["n_symbols"] == n_symbols(difficulty)
+        found[difficulty] = (domain["n_states"], domain["n_symbols"])
+    assert found == {3: (4, 3), 4: (5, 5), 5: (6, 6)}
+
+
+def test_k2_second_hint_is_the_target_symbol_in_another_state_with_its_partner() -> None:
+    inst = build_instance(FAMILY, instance_id="ste-000000", dataset_seed=5, requested_difficulty=5, index=4, k=2)
+    first, second = (h["constraint"] for h in inst["minimal_hint_spec"]["atomic_hints"])
+    assert first["type"] == second["type"] == "emission" and first["state"] != second["state"]
+    assert first["symbol"] == second["symbol"] == inst["target"]["symbol"]
+    view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+    held = {(c["state"], c["symbol"]) for c in view_a if c["type"] == "emission"}
+    gaps = {(h["state"], o) for h in (first, second) for o in (h["symbol"], h["row_partner"])}
+    assert len(gaps) == 4 and not gaps & held and len(held) == 36 - 4
+    assert sorted(inst["verifier"]["candidate_slots"]) == sorted(f"E[{s}][{o}]" for s, o in gaps)
+    for h in (first, second):  # each text's "this also fixes" is true: the row's other gap is the partner
+        assert FAMILY.settled_slots(h) == [f"E[{h['state']}][{h['row_partner']}]"]
+    assert instance_problems(inst) == []
