@@ -18,9 +18,8 @@ and B's view alone still misses a(0) (P(n*) != 0).
 from __future__ import annotations
 
 import random
-from typing import Any
-
 from dataclasses import replace
+from typing import Any
 
 from generators.base import (
     Constraint,
