@@ -6,14 +6,20 @@ A knows the sum and the first moment q1 + 2 q2 = m1; B knows the sum and the sec
 The paper draws q0, q1 from [1, D-2] with q2 = D - q0 - q1 > 0, so every weight is a positive integer; A is
 told so. A's two equations leave one free parameter (q2), and positivity can pin it: the paper's own example
 T4 (D = 12, m1 = 3) forces q2 = 1, q1 = 1 without B. Such instances are rejected.
+
+Hard tier (docs/hard-tier.md): d4 and d5 take the same rule two steps further, D = 14 and D = 16. At k = 2 the
+second withheld fact is the first moment m1 (the family's facts are all moment equations; the sum m0 cannot be
+withheld, since A's domain statement gives D). B then holds m1 and m2 and gives up m0: with all three B would
+settle the weights alone. A holds the box and m0; each moment alone leaves the weights open (rejected otherwise).
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
-from generators.base import Constraint, Reject, Views, absent_slots, lin_text
+from generators.base import Constraint, HintSlot, Reject, Views, absent_slots, lin_text
 from generators.describe import SlotDescription
 from generators.intlinalg import BoxFamily, integer_points, with_statement
 
@@ -72,6 +78,16 @@ class MomentProblem(BoxFamily):
             question="What are the weights (q0, q1, q2)? Give the three integers.",
             unknowns=list(VARS),
         )
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: the first moment m1 as well as m2 (A's domain statement gives the sum, so m0 is no gap)."""
+        m1 = next(c for c in views.a if self.slot_name(c) == "m1")
+        return [HintSlot(m1, "m1", m1["rhs"])]
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """B gives up m0: with m0, m1 and m2 B's view alone would settle the weights."""
+        views = super().withhold(views, second)
+        return replace(views, b=[c for c in views.b if self.slot_name(c) != "m0"])
 
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
         """The moment equations (m0, m1, m2) that A holds no value for."""

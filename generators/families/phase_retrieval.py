@@ -14,17 +14,35 @@ A's view admits exactly x and -x, so the sign of any non-zero entry would comple
 or 4 signs). B's sign(x0) names them all (docs/deviations/typeB-localization.md, "several candidates"): the hint
 carries ``settles`` (the other candidate signs), its text says that with the magnitudes it also settles them
 (never their values), and a request for any one of them is a request for it.
+
+Hard tier (docs/hard-tier.md): the capped bound is extended for d >= 4 only, one step per difficulty: 5 at d4
+and 6 at d5 (d1-3 keep 3 / 4 / 4). At k = 2 the second withheld fact is of another kind: one squared magnitude,
+|X_0|^2 = (x0+x1+x2+x3)^2 or |X_2|^2 = (x0-x1+x2-x3)^2 (|X_1|^2 = |X_3|^2 for a real signal, so neither of those
+is a gap). A's magnitudes are then stated one per fact (``dft_mag_sq``) and B holds the withheld one; within A's
+box the missing one takes finitely many values, so ``solve`` enumerates them. The sign's "also settles" text stays
+true: it speaks of the squared DFT magnitudes, all of which A holds once it has both facts.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import lru_cache
 from itertools import product
 from math import isqrt
 from typing import Any
 
-from generators.base import Constraint, Family, Views, by_type, is_slot_notice, missing_slot_note, one
+from generators.base import (
+    Constraint,
+    Family,
+    HintSlot,
+    Views,
+    by_type,
+    is_slot_notice,
+    missing_slot_note,
+    one,
+    without_notices,
+)
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
@@ -32,9 +50,12 @@ KEYS = ("x0", "x1", "x2", "x3")
 Signal = tuple[int, int, int, int]
 
 
+WITHHELD_MAGNITUDES = (0, 2)  # k = 2: |X_1|^2 = |X_3|^2 for a real signal, so only these can be a gap
+
+
 def bound_for(difficulty: int) -> int:
-    """The paper's entry bound 2 + min(d, 2): 3 / 4 / 4 (capped at d = 2)."""
-    return 2 + min(difficulty, 2)
+    """The paper's entry bound 2 + min(d, 2): 3 / 4 / 4 (capped at d = 2); the hard tier goes on: 5 / 6 at d4 / d5."""
+    return 2 + min(difficulty, 2) if difficulty <= 3 else difficulty + 1
 
 
 def magnitudes(x: Signal) -> tuple[int, int, int, int]:
@@ -109,6 +130,38 @@ def accepted_signals(bound: int) -> tuple[Signal, ...]:
     return tuple(kept)  # type: ignore[return-value]
 
 
+def magnitude_slot(k: int) -> str:
+    return f"|X_{k}|^2"
+
+
+def possible_magnitudes(k: int, bound: int) -> list[int]:
+    """Every value |X_k|^2 can take for an integer signal with entries in [-bound, bound]."""
+    if k in (0, 2):
+        return [s * s for s in range(4 * bound + 1)]
+    return sorted({p * p + q * q for p in range(2 * bound + 1) for q in range(2 * bound + 1)})
+
+
+def known_magnitudes(constraints: list[Constraint]) -> dict[int, int]:
+    """|X_k|^2 by k from A's facts: the list of all four, or one fact per magnitude (k = 2 views); |X_1|^2 and
+    |X_3|^2 stand for each other (a real signal's DFT is conjugate-symmetric)."""
+    known: dict[int, int] = {}
+    lists = by_type(constraints, "fft_mag_sq")
+    if lists:
+        values = one(constraints, "fft_mag_sq")["values"]
+        if len(values) != 4 or any(not isinstance(v, int) for v in values):
+            raise Inconsistent("fft_mag_sq needs four integers")
+        known = dict(enumerate(values))
+    for c in by_type(constraints, "dft_mag_sq"):
+        if c["k"] not in range(4) or not isinstance(c["value"], int) or isinstance(c["value"], bool):
+            raise Inconsistent(f"|X_{c['k']}|^2 = {c['value']!r} is not an integer magnitude")
+        if known.setdefault(c["k"], c["value"]) != c["value"]:
+            raise Inconsistent(f"two values for |X_{c['k']}|^2")
+    for k, partner in ((1, 3), (3, 1)):
+        if partner in known:
+            known.setdefault(k, known[partner])
+    return known
+
+
 def sign_text(s: int) -> str:
     return "+1" if s > 0 else "-1"
 
@@ -176,11 +229,25 @@ class PhaseRetrieval(Family):
 
     @staticmethod
     def admissible_signals(constraints: list[Constraint]) -> list[Signal]:
-        """The integer signals with A's magnitudes inside A's stated domain (signs not yet applied)."""
-        values = one(constraints, "fft_mag_sq")["values"]
-        if len(values) != 4 or any(not isinstance(v, int) for v in values):
-            raise Inconsistent("fft_mag_sq needs four integers")
-        candidates = list(integer_signals(tuple(values)))
+        """The integer signals with A's magnitudes inside A's stated domain (signs not yet applied).
+
+        A magnitude A does not hold (k = 2) ranges over every value it can take in the stated box; without a box
+        there are infinitely many signals (``NotUnique``).
+        """
+        known = known_magnitudes(constraints)
+        bounds = [dom["bound"] for dom in by_type(constraints, "domain") if "bound" in dom]
+        missing = [k for k in range(4) if k not in known]
+        if not known:
+            raise NotUnique("no squared DFT magnitude is known")
+        if missing and not bounds:
+            raise NotUnique(f"|X_{missing[0]}|^2 is unknown and the entries are unbounded")
+        completions: list[dict[int, int]] = [known]
+        for k in missing:
+            completions = [{**m, k: v} for m in completions for v in possible_magnitudes(k, min(bounds))]
+        found: set[Signal] = set()
+        for m in completions:
+            found.update(integer_signals((m[0], m[1], m[2], m[3])))
+        candidates = sorted(found)
         for dom in by_type(constraints, "domain"):
             if "bound" in dom:
                 b = dom["bound"]
@@ -196,9 +263,14 @@ class PhaseRetrieval(Family):
         more). The kind of fact that settles them is a sign: the sign of any entry that is non-zero in every
         admissible signal and takes each sign in at most one of them.
         """
-        signals = self.admissible_signals([c for c in view_a if not is_slot_notice(c)])
+        view = [c for c in view_a if not is_slot_notice(c)]
+        signals = self.admissible_signals(view)
         if len(signals) < 2:
             return []
+        gaps = [k for k in WITHHELD_MAGNITUDES if k not in known_magnitudes(view)]
+        if gaps:  # k = 2: a magnitude and a sign; the sign of any entry that is never zero
+            return [magnitude_slot(k) for k in gaps] + [
+                f"sign({key})" for i, key in enumerate(KEYS) if all(x[i] != 0 for x in signals)]
         slots = []
         for i, key in enumerate(KEYS):
             signs = [x[i] > 0 for x in signals]
@@ -206,7 +278,25 @@ class PhaseRetrieval(Family):
                 slots.append(f"sign({key})")
         return slots
 
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: |X_0|^2 or |X_2|^2 as well as sign(x0) (a fact of another kind)."""
+        values = one(views.a, "fft_mag_sq")["values"]
+        return [HintSlot({"type": "dft_mag_sq", "k": k, "value": values[k]}, magnitude_slot(k), values[k])
+                for k in WITHHELD_MAGNITUDES]
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """A's magnitudes become one fact each, and B holds the withheld one (no slot notice)."""
+        values = one(views.a, "fft_mag_sq")["values"]
+        held = [{"type": "dft_mag_sq", "k": k, "value": v} for k, v in enumerate(values) if k != second.constraint["k"]]
+        a = [x for c in without_notices(views.a) for x in (held if c["type"] == "fft_mag_sq" else [c])]
+        return replace(views, a=a, b=[*views.b, second.constraint], more_hints=[second])
+
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        if hint["type"] == "dft_mag_sq":
+            bounds = [dom["bound"] for dom in by_type(view_a, "domain") if "bound" in dom]
+            for value in possible_magnitudes(hint["k"], min(bounds, default=2)):
+                yield {**hint, "value": value}
+            return
         for s in (1, -1):
             yield {**hint, "sign": s}
 
@@ -216,6 +306,8 @@ class PhaseRetrieval(Family):
                 return "Squared DFT magnitudes of x: " + ", ".join(
                     f"|X_{k}|^2 = {v}" for k, v in enumerate(c["values"])
                 )
+            case "dft_mag_sq":
+                return f"Squared DFT magnitude of x: |X_{c['k']}|^2 = {c['value']}"
             case "sign":
                 text = f"sign(x{c['index']}) = {sign_text(c['sign'])}"
                 if c.get("settles"):
@@ -236,6 +328,13 @@ class PhaseRetrieval(Family):
                 "the magnitude spectrum",
                 "the power spectrum of x",
             ]
+        if slot in (magnitude_slot(0), magnitude_slot(2)):
+            k = slot[3]
+            extra = ["(x0 + x1 + x2 + x3)^2", "the squared sum of the signal", "the DC component",
+                     "the zero-frequency magnitude"] if k == "0" else [
+                     "(x0 - x1 + x2 - x3)^2", "the squared alternating sum of the signal", "the Nyquist component"]
+            return [f"the squared DFT magnitude {slot}", slot, f"|X_{k}|", f"|X{k}|^2", f"the magnitude of X_{k}",
+                    f"the squared magnitude of X_{k}", f"X_{k}", *extra]
         if slot.startswith("sign(x") and slot.endswith(")"):
             i = slot[len("sign(x") : -1]
             return [
@@ -251,6 +350,12 @@ class PhaseRetrieval(Family):
 
     def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
         """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] == "dft_mag_sq":
+            k = c["k"]
+            return SlotDescription("squared DFT magnitude", (k,), base=0, kind="magnitude",
+                                   synonyms=("DFT magnitude", "Fourier magnitude", "magnitude"),
+                                   meanings=(f"|X_{k}|^2", f"the squared magnitude of X_{k}",
+                                             f"the magnitude of X_{k}", f"|X_{k}|"))
         if c["type"] != "sign":
             return None
         i = c["index"]
@@ -265,6 +370,8 @@ class PhaseRetrieval(Family):
             return f"sign(x{c['index']})"
         if c["type"] == "fft_mag_sq":
             return "|X_k|^2"
+        if c["type"] == "dft_mag_sq":
+            return magnitude_slot(c["k"])
         return None
 
     def answer_from_latent(self, z: dict[str, Any]) -> tuple[int, ...]:

@@ -6,18 +6,37 @@
 differ. A is told that ``t`` is an integer in ``[-(5+3d), 5+3d]`` other than ``x``; so that A's view
 really leaves the active branch open, the query point is also kept off the ends of that interval (at
 ``x = ±(5+3d)`` every admissible ``t`` lies on one side of ``x``).
+
+Hard tier (docs/hard-tier.md): d4 and d5 take the same rule two steps further, (2+d, 4+2d, 5+3d) = (6, 12, 17)
+and (7, 14, 20). At k = 2 the second withheld fact is of another kind: the branch formula that is active at the
+query point (the other one would not be needed once t is known). A is told f's form instead (two affine branches
+with integer coefficients, switching at t), naming no value. B holds t and that branch and gives up the query
+point: with x as well, B's view alone would give f(x).
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, absent_slots, by_type, missing_slot_note, one
+from generators.base import (
+    Constraint,
+    Family,
+    HintSlot,
+    Reject,
+    Views,
+    absent_slots,
+    by_type,
+    missing_slot_note,
+    one,
+)
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 BRANCH_SLOTS = {"lt": "branch x < t", "geq": "branch x >= t"}
+FORM_STATEMENT = ("f is piecewise affine with two branches: f(x) = a0·x + b0 if x < t and f(x) = a1·x + b1 if "
+                  "x >= t, where a0, b0, a1 and b1 are integers.")
 
 
 def ranges(difficulty: int) -> tuple[int, int, int]:
@@ -98,8 +117,6 @@ class PiecewiseMissingThreshold(Family):
             if c["condition"] in branches and branches[c["condition"]] != c:
                 raise Inconsistent(f"two different branches for condition {c['condition']}")
             branches[c["condition"]] = c
-        if set(branches) != {"lt", "geq"}:
-            raise NotUnique("f is not fully known: a branch formula is missing")
         values = {cond: b["slope"] * x + b["intercept"] for cond, b in branches.items()}
         domains = [c for c in by_type(constraints, "domain") if c.get("var") == "t"]
         thresholds = sorted({c["value"] for c in by_type(constraints, "threshold")})
@@ -111,12 +128,17 @@ class PiecewiseMissingThreshold(Family):
             for dom in domains:
                 if not dom["min"] <= t <= dom["max"] or (dom.get("excludes_query_point") and t == x):
                     raise Inconsistent(f"t = {t} is outside the stated range of t")
-            return values["lt"] if x < t else values["geq"]
+            active = "lt" if x < t else "geq"
+            if active not in values:
+                raise NotUnique(f"the formula of the active branch ({BRANCH_SLOTS[active]}) is missing")
+            return values[active]
         # t unknown: which branches can be active for some admissible t?
         possible = {"lt", "geq"}
         for dom in domains:
             skip = x if dom.get("excludes_query_point") else None
             possible &= {"lt" if x < t else "geq" for t in range(dom["min"], dom["max"] + 1) if t != skip}
+        if not possible <= set(values):
+            raise NotUnique("f is not fully known: a branch formula that may be active is missing")
         outcomes = sorted({values[cond] for cond in possible})
         if not outcomes:
             raise Inconsistent("no admissible threshold")
@@ -132,8 +154,25 @@ class PiecewiseMissingThreshold(Family):
         """
         return absent_slots(self, ("x", *BRANCH_SLOTS.values(), "t"), view_a)
 
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: the branch formula active at the query point as well as t (a fact of another kind)."""
+        active = "lt" if z["x"] < z["threshold"] else "geq"
+        branch = next(c for c in by_type(views.a, "branch_formula") if c["condition"] == active)
+        return [HintSlot(branch, BRANCH_SLOTS[active], {"slope": branch["slope"], "intercept": branch["intercept"]})]
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """A is told f's form (naming no value); B gives up the query point, with which it would know f(x)."""
+        views = super().withhold(views, second)
+        return replace(views, a=[*views.a, {"type": "domain", "statement": FORM_STATEMENT, "var": "f"}],
+                       b=[c for c in views.b if c["type"] != "query_point"])
+
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
-        """Other integer thresholds in A's stated range, those on the other side of x first."""
+        """Other integer thresholds in A's stated range, those on the other side of x first; for a branch, the
+        formula with another integer intercept or slope."""
+        if hint["type"] == "branch_formula":
+            for key, delta in (("intercept", 1), ("intercept", -1), ("slope", 1), ("slope", -1)):
+                yield {**hint, key: hint[key] + delta}
+            return
         x = one(view_a, "query_point")["x"]
         dom = next((c for c in by_type(view_a, "domain") if c.get("var") == "t"), None)
         lo, hi = (dom["min"], dom["max"]) if dom else (hint["value"] - 3, hint["value"] + 3)
@@ -179,6 +218,13 @@ class PiecewiseMissingThreshold(Family):
 
     def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
         """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] == "branch_formula":
+            side, index = ("x < t", 0) if c["condition"] == "lt" else ("x >= t", 1)
+            return SlotDescription("branch", (index,), base=0, attribute="formula", kind="branch",
+                                   synonyms=("piece", "branch formula", "formula"), meanings=(
+                                       f"the formula of f for {side}", f"the branch of f for {side}",
+                                       f"f for {side}", f"a{index} and b{index}",
+                                       f"the slope and intercept for {side}"))
         if c["type"] != "threshold":
             return None
         return SlotDescription("threshold", synonyms=("breakpoint", "cut-off", "cutoff", "switch point", "change point",

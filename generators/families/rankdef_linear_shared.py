@@ -9,16 +9,33 @@ so that A can name the one it asks for, and B's two equations are told apart.
 A is told that x, y, z are integers (the answer is an integer triple) but not the solution box: on
 the line that (1) and (2) define, the integer points are spaced by a primitive integer direction
 vector and there are infinitely many of them, so A's view never pins the answer.
+
+Hard tier (docs/hard-tier.md): d4 and d5 take the same rule two steps further, (5+d, 3+d) = (9, 7) and
+(10, 8). The family has facts of one kind only (equations), so at k = 2 the second withheld fact is A's other
+equation, (1) or (2), drawn with the instance's generator. B then holds equation (3) and that one, and no longer
+equation (4): with (4) as well B's three equations would have rank 3 and settle the system alone. A holds one
+equation; its candidates are the first two labels it does not hold.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, by_type, is_slot_notice, lin_text, missing_slot_note
+from generators.base import (
+    Constraint,
+    Family,
+    HintSlot,
+    Reject,
+    Views,
+    by_type,
+    is_slot_notice,
+    lin_text,
+    missing_slot_note,
+)
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import int_echelon
@@ -114,18 +131,31 @@ class RankdefLinearShared(Family):
         )
 
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
-        """The next labelled equation, when A's equations leave the system open.
+        """The next labelled equations, as many as A's equations leave the system open.
 
-        A's equations are labelled (1), (2), ...; one more independent equation fixes x, y, z when A's have rank
-        2. From A's view alone only its label is known: the first one A does not hold. (The notice of the
-        ablation also names equation (4); without it A cannot know that the system has a fourth equation.)
+        A's equations are labelled (1), (2), ...; 3 - r more independent equations fix x, y, z when A's have rank
+        r (r = 2 at k = 1, r = 1 at k = 2). From A's view alone only their labels are known: the first ones A does
+        not hold. (The notice of the ablation also names equation (4); without it A cannot know that the system
+        has a fourth equation.)
         """
         eqs = by_type([c for c in view_a if not is_slot_notice(c)], "lin_eq")
         _, pivots = int_echelon([[c["coeffs"].get(v, 0) for v in VARS] for c in eqs], [0] * len(eqs))
-        if len(pivots) != len(VARS) - 1:
+        if not 1 <= len(pivots) < len(VARS):
             return []
         held = {c["eq"] for c in eqs}
-        return [f"equation ({next(k for k in range(1, len(held) + 2) if k not in held)})"]
+        free = (k for k in range(1, len(held) + len(VARS) + 1) if k not in held)
+        return [f"equation ({next(free)})" for _ in range(len(VARS) - len(pivots))]
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: one of A's two equations as well as equation (3) (the family has no fact of another kind)."""
+        return [HintSlot(c, self.slot_name(c), {"coeffs": c["coeffs"], "rhs": c["rhs"]})
+                for c in by_type(views.a, "lin_eq")]
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """B keeps equation (3) and gets the withheld one; it gives up equation (4), which would settle the system
+        with them (B's view alone must leave the target open)."""
+        views = super().withhold(views, second)
+        return replace(views, b=[c for c in views.b if c.get("eq") != 4])
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         """Equation (3) with the same coefficients and the right-hand side of another integer point of A's line."""

@@ -7,14 +7,31 @@ Since the recurrence is linear, ``a(n) = P(n)·a(0) + Q(n)·a(1)`` where ``P`` a
 sequences started from ``(1, 0)`` and ``(0, 1)``. A's view pins ``a(n*)`` exactly when ``Q(n*) = 0``
 and B's view exactly when ``P(n*) = 0`` (always when ``r2 = 0``), so both are rejected: the paper
 says neither agent can compute ``a(n*)`` alone.
+
+Hard tier (docs/hard-tier.md): d4 and d5 take the same rule two steps further, ``(3+d, 3+d, 7+d)`` =
+``(7, 7, 11)`` and ``(8, 8, 12)`` (terms reach about 10^10 by hand). At k = 2 the second withheld fact is of
+another kind: the recurrence rule ``(r1, r2)`` itself (B already holds it). A keeps a(0) and is told the form of
+the rule with integer coefficients; a(1) alone leaves the rule open, the rule alone leaves a(1) open (Q(n*) != 0),
+and B's view alone still misses a(0) (P(n*) != 0).
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, absent_slots, by_type, missing_slot_note, one
+from generators.base import (
+    Constraint,
+    Family,
+    HintSlot,
+    Reject,
+    Views,
+    absent_slots,
+    by_type,
+    missing_slot_note,
+    one,
+)
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
@@ -119,7 +136,26 @@ class RecurrenceMissingInit(Family):
         """
         return absent_slots(self, ("recurrence", "a(0)", "a(1)"), view_a)
 
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: the recurrence rule as well as a(1) (a fact of another kind)."""
+        rule = one(views.a, "recurrence")
+        return [HintSlot(rule, "recurrence", list(rule["coeffs"]))]
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """B already holds the rule (no second copy); A is told the rule's form, naming no value."""
+        views = super().withhold(views, second)
+        statement = ("a(0), a(1), a(2), ... is a sequence of integers that satisfies a recurrence "
+                     "a(n+2) = r1·a(n+1) + r2·a(n) with integer coefficients r1 and r2 for every n >= 0.")
+        a = [{**c, "statement": statement} if c["type"] == "domain" else c for c in views.a]
+        b = [c for i, c in enumerate(views.b) if c not in views.b[:i]]
+        return replace(views, a=a, b=b)
+
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        if hint["type"] == "recurrence":
+            r1, r2 = hint["coeffs"]
+            for d1, d2 in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                yield {**hint, "coeffs": [r1 + d1, r2 + d2]}
+            return
         for delta in (1, -1, 2, -2):
             yield {**hint, "value": hint["value"] + delta}
 
@@ -139,7 +175,8 @@ class RecurrenceMissingInit(Family):
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         if slot == "recurrence":
-            return ["the recurrence", "the recurrence rule", "the coefficients r1 and r2", "r1 and r2"]
+            return ["the recurrence", "the recurrence rule", "the coefficients r1 and r2", "r1 and r2",
+                    "the recurrence relation", "the recurrence coefficients", "the coefficients of the recurrence"]
         if slot.startswith("a(") and slot.endswith(")"):
             i = slot[2:-1]
             ordinal = {"0": "first", "1": "second"}.get(i, f"index-{i}")
@@ -159,6 +196,11 @@ class RecurrenceMissingInit(Family):
 
     def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
         """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] == "recurrence":
+            return SlotDescription("recurrence", synonyms=("recurrence rule", "recurrence relation", "rule"),
+                                   kind="recurrence", meanings=(
+                                       "the coefficients r1 and r2", "the recurrence coefficients",
+                                       "the rule of the sequence", "how each term follows from the previous two"))
         if c["type"] != "init":
             return None
         i = c["index"]

@@ -140,3 +140,23 @@ def test_default_view_names_no_gap_and_one_candidate() -> None:
 def test_candidates_are_the_moments_a_holds_no_value_for() -> None:
     v = FAMILY.views({"weights": {"q0": 3, "q1": 2, "q2": 3}, "D": 8})
     assert FAMILY.candidate_slots(v.a) == ["m2"]
+
+
+def test_hard_difficulties_extend_the_total() -> None:
+    totals = {d: build_instance(FAMILY, instance_id="mom-000000", dataset_seed=3, requested_difficulty=d,
+                                index=0)["global_metadata"]["latent"]["D"] for d in (3, 4, 5)}
+    assert totals == {3: 12, 4: 14, 5: 16}
+
+
+def test_k2_withholds_the_first_moment_and_b_gives_up_the_sum() -> None:
+    for i in range(6):
+        inst = build_instance(FAMILY, instance_id=f"mom-{i:06d}", dataset_seed=5, requested_difficulty=5, index=i, k=2)
+        h1, h2 = inst["minimal_hint_spec"]["atomic_hints"]
+        assert (h1["slot"], h2["slot"]) == ("m2", "m1")
+        assert h2["constraint"]["coeffs"] == {"q0": 0, "q1": 1, "q2": 2}
+        view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+        view_b = inst["agent_views"][1]["private_data"]["constraints_machine"]
+        assert [c.get("name") for c in view_a if c["type"] == "lin_eq"] == ["m0"]
+        assert [c["name"] for c in view_b] == ["m2", "m1"]
+        assert inst["verifier"]["candidate_slots"] == ["m1", "m2"]
+        assert instance_problems(inst) == []

@@ -231,3 +231,29 @@ def test_rule_responder_offers_b_s_sign_for_any_candidate_one_at_a_time() -> Non
     for request in ("What are sign(x0) and sign(x2)?", "What is x1?", "What is the phase of X_1?"):
         assert not judge(request, lexicon).offer, request
     assert judge("What are the signs of x1 and x2?", lexicon).rule == "two_quantities"
+
+
+def test_hard_difficulties_extend_the_bound() -> None:
+    assert [bound_for(d) for d in (3, 4, 5)] == [4, 5, 6]
+    for d in (4, 5):
+        biggest = max(max(map(abs, build_instance(FAMILY, instance_id=f"pha-{i:06d}", dataset_seed=3,
+                                                   requested_difficulty=d, index=i)["global_metadata"]["latent"]["x"]))
+                      for i in range(30))
+        assert 4 < biggest <= bound_for(d)
+
+
+def test_k2_withholds_a_squared_magnitude_as_well() -> None:
+    seconds = set()
+    for i in range(8):
+        inst = build_instance(FAMILY, instance_id=f"pha-{i:06d}", dataset_seed=5, requested_difficulty=5, index=i, k=2)
+        h1, h2 = inst["minimal_hint_spec"]["atomic_hints"]
+        assert h1["slot"] == "sign(x0)" and h2["constraint"]["type"] == "dft_mag_sq"
+        k = h2["constraint"]["k"]
+        seconds.add(k)
+        x = inst["global_metadata"]["latent"]["x"]
+        assert h2["value"] == magnitudes(tuple(x))[k] and h2["slot"] == f"|X_{k}|^2"
+        view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+        assert sorted(c["k"] for c in view_a if c["type"] == "dft_mag_sq") == sorted({0, 1, 2, 3} - {k})
+        assert not any(c["type"] == "fft_mag_sq" for c in view_a)
+        assert instance_problems(inst) == []
+    assert seconds == {0, 2}

@@ -153,3 +153,35 @@ def test_default_view_states_the_range_of_t_but_not_who_holds_it() -> None:
     assert "your partner knows it" in notice_of(FAMILY, v.a, "t")
     assert FAMILY.candidate_slots(v.a) == ["t"]
     assert FAMILY.candidate_slots([v.a[0], v.a[1], v.hint]) == ["branch x >= t"]
+
+
+def test_hard_difficulties_extend_the_ranges() -> None:
+    assert [ranges(d) for d in (3, 4, 5)] == [(5, 10, 14), (6, 12, 17), (7, 14, 20)]
+    inst = build_instance(FAMILY, instance_id="pie-000000", dataset_seed=3, requested_difficulty=5, index=0)
+    assert "-20 <= t <= 20" in " ".join(inst["agent_views"][0]["private_data"]["constraints_text"])
+
+
+def test_k2_withholds_the_active_branch_and_b_gives_up_the_query_point() -> None:
+    for i in range(6):
+        inst = build_instance(FAMILY, instance_id=f"pie-{i:06d}", dataset_seed=5, requested_difficulty=4, index=i, k=2)
+        h1, h2 = inst["minimal_hint_spec"]["atomic_hints"]
+        z = inst["global_metadata"]["latent"]
+        active = "lt" if z["x"] < z["threshold"] else "geq"
+        assert h1["slot"] == "t" and h2["constraint"]["type"] == "branch_formula"
+        assert h2["constraint"]["condition"] == active
+        view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+        view_b = inst["agent_views"][1]["private_data"]["constraints_machine"]
+        assert [c["condition"] for c in view_a if c["type"] == "branch_formula"] == [
+            "geq" if active == "lt" else "lt"]
+        assert {c["type"] for c in view_b} == {"threshold", "branch_formula"}
+        assert instance_problems(inst) == []
+
+
+def test_known_threshold_and_active_branch_settle_f_without_the_other_branch() -> None:
+    v = FAMILY.views(latent(1, 2, 5, 1, 3, 2, -1))
+    lower = next(c for c in v.a if c["type"] == "branch_formula" and c["condition"] == "lt")
+    query = next(c for c in v.a if c["type"] == "query_point")
+    assert FAMILY.solve([query, lower, v.hint], v.target) == 5
+    upper = next(c for c in v.a if c["type"] == "branch_formula" and c["condition"] == "geq")
+    with pytest.raises(NotUnique):
+        FAMILY.solve([query, upper, v.hint], v.target)

@@ -165,9 +165,35 @@ def test_default_view_does_not_say_how_many_equations_b_holds() -> None:
 def test_candidate_is_the_next_equation_when_one_equation_completes() -> None:
     v = FAMILY.views(RELEASE)
     assert FAMILY.candidate_slots(v.a) == ["equation (3)"]
-    assert FAMILY.candidate_slots([v.a[0], v.a[2]]) == []  # one more equation leaves a line open
+    # with one equation A needs two more (k = 2): the first two labels it does not hold
+    assert FAMILY.candidate_slots([v.a[0], v.a[2]]) == ["equation (2)", "equation (3)"]
+    assert FAMILY.candidate_slots([v.a[1], v.a[2]]) == ["equation (1)", "equation (3)"]
     e1, e2 = v.a[0], v.a[1]
     dependent = {**e1, "eq": 3, "coeffs": {k: e1["coeffs"][k] + e2["coeffs"][k] for k in VARS},
                  "rhs": e1["rhs"] + e2["rhs"]}
     assert FAMILY.candidate_slots([e1, e2, dependent, v.a[2]]) == ["equation (4)"]
     assert FAMILY.candidate_slots([*v.a, v.hint]) == []  # already determined
+
+
+def test_hard_difficulties_extend_the_ranges() -> None:
+    assert [ranges(d) for d in (3, 4, 5)] == [(8, 6), (9, 7), (10, 8)]
+    coefficients = {abs(a) for i in range(20) for row in build_instance(
+        FAMILY, instance_id=f"ran-{i:06d}", dataset_seed=3, requested_difficulty=5, index=i
+    )["global_metadata"]["latent"]["rows"] for a in row}
+    assert max(coefficients) == 8
+
+
+def test_k2_withholds_one_of_a_s_equations_and_b_gives_up_equation_4() -> None:
+    seconds = set()
+    for i in range(8):
+        inst = build_instance(FAMILY, instance_id=f"ran-{i:06d}", dataset_seed=5, requested_difficulty=4, index=i, k=2)
+        h1, h2 = inst["minimal_hint_spec"]["atomic_hints"]
+        assert h1["slot"] == "equation (3)" and h2["slot"] in ("equation (1)", "equation (2)")
+        seconds.add(h2["slot"])
+        view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+        view_b = inst["agent_views"][1]["private_data"]["constraints_machine"]
+        assert [c["eq"] for c in view_a if c["type"] == "lin_eq"] == [3 - h2["constraint"]["eq"]]
+        assert sorted(c["eq"] for c in view_b) == sorted([3, h2["constraint"]["eq"]])
+        assert inst["verifier"]["candidate_slots"] == sorted([h1["slot"], h2["slot"]])
+        assert instance_problems(inst) == []
+    assert seconds == {"equation (1)", "equation (2)"}

@@ -153,3 +153,25 @@ def test_default_view_states_the_sequence_but_not_who_holds_a1() -> None:
     assert "your partner knows it" in notice_of(FAMILY, v.a, "a(1)")
     assert FAMILY.candidate_slots(v.a) == ["a(1)"]
     assert FAMILY.candidate_slots([v.a[0], v.hint]) == ["a(0)"]
+
+
+def test_hard_difficulties_extend_the_ranges() -> None:
+    assert ranges(3) == (6, 6, 10)
+    assert ranges(4) == (7, 7, 11)
+    assert ranges(5) == (8, 8, 12)
+    n_max = max(build_instance(FAMILY, instance_id=f"rec-{i:06d}", dataset_seed=3, requested_difficulty=5,
+                               index=i)["global_metadata"]["latent"]["n"] for i in range(30))
+    assert n_max > ranges(3)[2]
+
+
+def test_k2_withholds_the_recurrence_rule_as_well() -> None:
+    inst = build_instance(FAMILY, instance_id="rec-000000", dataset_seed=5, requested_difficulty=4, index=0, k=2)
+    h1, h2 = inst["minimal_hint_spec"]["atomic_hints"]
+    assert (h1["slot"], h2["slot"]) == ("a(1)", "recurrence")
+    assert h2["constraint"]["type"] == "recurrence"
+    view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+    view_b = inst["agent_views"][1]["private_data"]["constraints_machine"]
+    assert [c["type"] for c in view_a] == ["init", "domain"]
+    assert view_b.count(h2["constraint"]) == 1
+    assert "r1 and r2" in inst["agent_views"][0]["private_data"]["constraints_text"][1]
+    assert instance_problems(inst) == []
