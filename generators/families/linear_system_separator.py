@@ -8,18 +8,25 @@ Any unknown whose value fixes the other two would complete A's equations (``cand
 B's c names them all (docs/deviations/typeB-localization.md, "several candidates"): the hint carries ``settles``
 (the other candidates), its text says that with the two equations it also settles them (never their values), and
 a request for any one of them is a request for it.
+
+Hard tier (docs/hard-tier.md): the box and the coefficient range keep growing with d (box [-(5+d), 5+d],
+coefficients in [-(3+d), 3+d]: d4 9 and 7, d5 10 and 8). At k = 2, B also holds one of A's two equations (a fact of
+another kind than c's value); A's domain statement is restated to say that the system has two equations, naming
+neither withheld fact. c's "also settles" text stays true: it speaks of the two equations together.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
-from generators.base import Constraint, Reject, Views, is_slot_notice, lin_text, missing_slot_note
+from generators.base import Constraint, HintSlot, Reject, Views, is_slot_notice, lin_text, missing_slot_note
 from generators.describe import SlotDescription
 from generators.intlinalg import BoxFamily, det, integer_points, lin_eqs, with_statement
 
 VARS = ("a", "b", "c")
+EQUATIONS = ("eq1", "eq2")
 
 
 # ------------------------------------------------------------------ the family
@@ -67,6 +74,22 @@ class LinearSystemSeparator(BoxFamily):
             unknowns=list(VARS),
         )
 
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: one of A's two equations as well as c's value (a fact of another kind)."""
+        return [HintSlot(c, c["name"], {"coeffs": dict(c["coeffs"]), "rhs": c["rhs"]})
+                for c in views.a if c["type"] == "lin_eq"]
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """A is told that the system has two equations (both alike), so that the missing one can be found."""
+        views = super().withhold(views, second)
+        a = [self.with_equation_count(c) if c["type"] == "domain" and "lower" in c else c for c in views.a]
+        return replace(views, a=a)
+
+    def with_equation_count(self, domain: Constraint) -> Constraint:
+        fields = {**{k: v for k, v in domain.items() if k not in ("type", "statement")},
+                  "equations": list(EQUATIONS)}
+        return with_statement({"type": "domain", **fields}, self.domain_text)
+
     def render(self, c: Constraint) -> str:
         match c["type"]:
             case "lin_eq":
@@ -82,14 +105,25 @@ class LinearSystemSeparator(BoxFamily):
 
     @staticmethod
     def domain_text(c: Constraint) -> str:
-        return f"The unknowns a, b and c are integers between {c['lower']} and {c['upper']} (inclusive)."
+        text = f"The unknowns a, b and c are integers between {c['lower']} and {c['upper']} (inclusive)."
+        if c.get("equations"):
+            text += " The system consists of two linear equations in a, b and c, Equation 1 and Equation 2."
+        return text
 
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
         """The unknowns whose value, with A's two equations, fixes the other two (a separator of A's system).
 
         Knowing v fixes the others exactly when A's equations are independent in the two remaining unknowns.
+        When A's domain statement names the system's equations (k = 2) and A lacks one, the candidates are the
+        missing equations and every unknown (A cannot tell which unknown separates a system it does not hold).
         """
-        rows, _ = lin_eqs([c for c in view_a if not is_slot_notice(c)], VARS)
+        view = [c for c in view_a if not is_slot_notice(c)]
+        declared = next((c["equations"] for c in view if c["type"] == "domain" and c.get("equations")), [])
+        held = {c.get("name") for c in view if c["type"] == "lin_eq"}
+        missing = [name for name in declared if name not in held]
+        if missing:
+            return [*missing, *VARS]
+        rows, _ = lin_eqs(view, VARS)
         if len(rows) != 2:
             return []
         return [
