@@ -11,8 +11,10 @@ candidate at the *other* distance (``decoy_normals``): then even the published c
 and 13 open without L2. P, the offset and L2 are drawn as in the paper.
 
 Hard tier (docs/hard-tier.md): the box and the coefficient range keep growing with d (bound 4 + d, coefficients up
-to 3 + d: d4 8 and 7, d5 9 and 8). At k = 2, B also holds the point Q (a fact of another kind than the line L2);
-A is then told that Q has integer coordinates (``Q_DOMAIN``), as every other quantity's domain is stated.
+to 3 + d: d4 8 and 7, d5 9 and 8), and so does the construction's set of offsets (``HARD_PAIRS``: d4 adds (8, 15),
+so |PQ| is 5, 13 or 17; d5 also (7, 24), so 25 as well); L1 keeps a decoy at another of those lengths. At k = 2,
+B also holds the point Q (a fact of another kind than the line L2); A is then told that Q has integer coordinates
+(``Q_DOMAIN``), as every other quantity's domain is stated.
 """
 
 from __future__ import annotations
@@ -29,7 +31,15 @@ from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import with_statement
 
 PAIRS = ((3, 4), (4, 3), (5, 12), (12, 5))
-OFFSETS = tuple((sx * dx, sy * dy) for dx, dy in PAIRS for sx in (1, -1) for sy in (1, -1))
+HARD_PAIRS = {4: (*PAIRS, (8, 15), (15, 8)), 5: (*PAIRS, (8, 15), (15, 8), (7, 24), (24, 7))}
+
+
+def signed(pairs: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    return tuple((sx * dx, sy * dy) for dx, dy in pairs for sx in (1, -1) for sy in (1, -1))
+
+
+OFFSETS = signed(PAIRS)
+ALL_OFFSETS = signed(HARD_PAIRS[5])
 Q_DOMAIN = {"type": "domain", "statement": "Q = (qx, qy) is a point with integer coordinates."}
 
 
@@ -65,7 +75,8 @@ def whole_distance(p: tuple[int, int], q: tuple[int, int]) -> int | None:
     return r if r * r == d2 else None
 
 
-def decoy_normals(p: tuple[int, int], q: tuple[int, int], bound: int, coeff: int) -> list[tuple[int, int]]:
+def decoy_normals(p: tuple[int, int], q: tuple[int, int], bound: int, coeff: int,
+                  offsets: tuple[tuple[int, int], ...] = OFFSETS) -> list[tuple[int, int]]:
     """Coefficient pairs (a1, b1) within the paper's range for a line L1 through P that also passes through a
     point Q - (dx, dy) of the box with (|dx|, |dy|) one of the paper's offsets of the *other* length.
 
@@ -74,7 +85,7 @@ def decoy_normals(p: tuple[int, int], q: tuple[int, int], bound: int, coeff: int
     """
     length = whole_distance(p, q)
     normals: set[tuple[int, int]] = set()
-    for ox, oy in OFFSETS:
+    for ox, oy in offsets:
         cx, cy = q[0] - ox, q[1] - oy
         if max(abs(cx), abs(cy)) > bound or whole_distance((cx, cy), q) == length:
             continue
@@ -97,9 +108,10 @@ class GeometryCoordinates(Family):
     def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
         bound, coeff = 4 + difficulty, 3 + difficulty
         p = (rng.randint(-bound, bound), rng.randint(-bound, bound))
-        dx, dy = rng.choice(PAIRS)
+        pairs = HARD_PAIRS.get(difficulty, PAIRS)
+        dx, dy = rng.choice(pairs)
         q = (p[0] + rng.choice((1, -1)) * dx, p[1] + rng.choice((1, -1)) * dy)
-        l1_choices = decoy_normals(p, q, bound, coeff)
+        l1_choices = decoy_normals(p, q, bound, coeff, signed(pairs))
         if not l1_choices:
             raise Reject("no line L1 through P keeps the distance open (see decoy_normals)")
         l1 = rng.choice(l1_choices)
@@ -219,7 +231,7 @@ class GeometryCoordinates(Family):
         if det == 0 or (c1 * b2 - c2 * b1) % det or (a1 * c2 - a2 * c1) % det:
             return
         x, y = (c1 * b2 - c2 * b1) // det, (a1 * c2 - a2 * c1) // det
-        for ox, oy in OFFSETS:
+        for ox, oy in ALL_OFFSETS:
             yield {**hint, "x": x + ox, "y": y + oy}
 
     def line_alternatives(self, hint: Constraint, view_a: list[Constraint]):

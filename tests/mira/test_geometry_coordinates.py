@@ -142,6 +142,8 @@ def test_hard_tier_grows_the_box_and_the_coefficient_range() -> None:
         z = make(d, 0)["global_metadata"]["latent"]
         bounds[d] = (z["coord_bound"], z["coeff_bound"])
     assert bounds == {3: (7, 6), 4: (8, 7), 5: (9, 8)}
+    lengths = {d: {make(d, i)["global_solution"]["value"] for i in range(30)} for d in (3, 4, 5)}
+    assert lengths == {3: {5, 13}, 4: {5, 13, 17}, 5: {5, 13, 17, 25}}
 
 
 def test_k2_withholds_the_point_q_as_well_as_l2() -> None:
