@@ -1,19 +1,36 @@
 """A2 crt_reconstruction: A knows two congruences, B holds the third; target the integer x in [0, M).
 
-Does not scale with difficulty: every instance runs at effective difficulty 1 (as in the paper).
+Does not scale with difficulty at d1-3: every paper instance runs at effective difficulty 1 (as in the paper).
+The hard tier (docs/hard-tier.md) scales it: difficulty d >= 4 runs at d with d congruences whose moduli are distinct
+primes from a larger pool (``HARD_PRIMES``), so x < m1*...*md runs to about 10^6 (d4) and 10^8 (d5); B holds the
+last congruence. At k = 2, B also holds one of the others (the same kind of fact: CRT has no fact of another kind),
+and A's range statement is restated to cover every congruence alike.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
-from generators.base import Constraint, Family, Views, by_type, is_slot_notice, missing_slot_note
+from generators.base import Constraint, Family, HintSlot, Views, by_type, is_slot_notice, missing_slot_note
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 PRIMES = (3, 5, 7, 11, 13, 17, 19)
-ORDINAL = {1: "first congruence", 2: "second congruence", 3: "third congruence"}
+ORDINAL = {1: "first congruence", 2: "second congruence", 3: "third congruence", 4: "fourth congruence",
+           5: "fifth congruence"}
+# Hard tier (d >= 4): d congruences, moduli drawn from a pool of larger primes.
+HARD_PRIMES = {4: (11, 13, 17, 19, 23, 29, 31, 37), 5: (17, 19, 23, 29, 31, 37, 41, 43, 47, 53)}
+
+
+def prime_pool(n_congruences: int) -> tuple[int, ...]:
+    """The moduli's pool for ``n_congruences`` congruences (3: the paper's)."""
+    return PRIMES if n_congruences == 3 else HARD_PRIMES[n_congruences]
+
+
+def product_text(n: int) -> str:
+    return "*".join(f"m{i}" for i in range(1, n + 1))
 
 
 def crt(congruences: list[tuple[int, int]]) -> tuple[int, int]:
@@ -33,12 +50,24 @@ class CrtReconstruction(Family):
     answer_type = "int"
     scales_with_difficulty = False
 
+    def effective_difficulty(self, requested: int) -> int:
+        """1 for the paper's difficulties 1-3; the hard tier's 4 and 5 run as asked (4 and 5 congruences)."""
+        return requested if requested >= 4 else 1
+
     def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        if difficulty >= 4:
+            moduli = rng.sample(HARD_PRIMES[difficulty], difficulty)
+            modulus = 1
+            for m in moduli:
+                modulus *= m
+            return {"moduli": moduli, "x": rng.randrange(modulus)}
         moduli = rng.sample(PRIMES, 3)
         x = rng.randrange(moduli[0] * moduli[1] * moduli[2])
         return {"moduli": moduli, "x": x}
 
     def views(self, z: dict[str, Any]) -> Views:
+        if len(z["moduli"]) > 3:
+            return self.hard_views(z)
         c1, c2, c3 = (
             {"type": "congruence", "var": "x", "index": i, "mod": m, "residue": z["x"] % m}
             for i, m in enumerate(z["moduli"], start=1)
@@ -65,6 +94,56 @@ class CrtReconstruction(Family):
             unknowns=["x"],
         )
 
+    def hard_views(self, z: dict[str, Any]) -> Views:
+        """d >= 4: n congruences, B holds the last; each congruence carries ``of`` = n (not rendered)."""
+        n = len(z["moduli"])
+        congruences = [{"type": "congruence", "var": "x", "index": i, "mod": m, "residue": z["x"] % m, "of": n}
+                       for i, m in enumerate(z["moduli"], start=1)]
+        last = congruences[-1]
+        pool = ", ".join(map(str, HARD_PRIMES[n]))
+        others = ", ".join(f"m{i}" for i in range(1, n))
+        domain = {
+            "type": "domain",
+            "n_congruences": n,
+            "statement": f"x also satisfies a {ORDINAL[n]} x ≡ r{n} (mod m{n}), where m{n} is a prime from "
+            f"{{{pool}}} different from {others}, and 0 <= r{n} < m{n}; x is the integer with "
+            f"0 <= x < {product_text(n)}.",
+        }
+        notice = missing_slot_note(
+            ORDINAL[n],
+            f"The {ORDINAL[n]} is one fact: its modulus m{n} and residue r{n} are known together, so one request "
+            f"for the {ORDINAL[n]} (or for m{n}, or r{n}, or both) is enough to learn both numbers.",
+        )
+        return Views(
+            a=[*congruences[:-1], domain, notice],
+            b=[last],
+            hint=last,
+            slot=ORDINAL[n],
+            value={"modulus": last["mod"], "residue": last["residue"]},
+            target={"type": "crt", "variable": "x", "n_congruences": n},
+            question=f"What is x, the unique integer with 0 <= x < {product_text(n)} that satisfies all {n} "
+            "congruences?",
+            unknowns=["x"],
+        )
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: another congruence of A's (CRT's facts are all congruences: the same kind, another index)."""
+        return [HintSlot(c, self.slot_name(c), {"modulus": c["mod"], "residue": c["residue"]})
+                for c in views.a if c["type"] == "congruence"]
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """A's range statement covers every congruence alike, naming neither withheld one."""
+        views = super().withhold(views, second)
+        n = views.target["n_congruences"]
+        pool = ", ".join(map(str, prime_pool(n)))
+        domain = {
+            "type": "domain",
+            "n_congruences": n,
+            "statement": f"x satisfies {n} congruences x ≡ ri (mod mi), i = 1, ..., {n}, where m1, ..., m{n} are "
+            f"distinct primes from {{{pool}}} and 0 <= ri < mi; x is the integer with 0 <= x < {product_text(n)}.",
+        }
+        return replace(views, a=[domain if c["type"] == "domain" else c for c in views.a])
+
     def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> int:
         pairs = {(c["mod"], c["residue"]) for c in by_type(constraints, "congruence")}
         moduli = [m for m, _ in pairs]
@@ -72,14 +151,17 @@ class CrtReconstruction(Family):
             raise Inconsistent("two different residues for the same modulus")
         if len(pairs) < target["n_congruences"]:
             raise NotUnique(f"{len(pairs)} of {target['n_congruences']} congruences known")
-        if any(m not in PRIMES or not 0 <= r < m for m, r in pairs):
+        if any(m not in prime_pool(target["n_congruences"]) or not 0 <= r < m for m, r in pairs):
             raise Inconsistent("modulus outside the prime pool or residue out of range")
         return crt(sorted(pairs))[0]
 
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
-        """The congruences of the three that x satisfies which A holds no value for."""
-        held = {c["index"] for c in by_type([c for c in view_a if not is_slot_notice(c)], "congruence")}
-        return [name for k, name in ORDINAL.items() if k not in held]
+        """The congruences that x satisfies (three, or the ``n_congruences`` A's statement gives) which A holds no
+        value for."""
+        view = [c for c in view_a if not is_slot_notice(c)]
+        n = max((c.get("n_congruences", 3) for c in by_type(view, "domain")), default=3)
+        held = {c["index"] for c in by_type(view, "congruence")}
+        return [name for k, name in ORDINAL.items() if k <= n and k not in held]
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         for residue in range(hint["mod"]):
@@ -105,6 +187,10 @@ class CrtReconstruction(Family):
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         k = next((i for i, name in ORDINAL.items() if name == slot), None)
+        if hint.get("of"):  # the hard tier: every congruence alike, no "remaining" one
+            return [f"the {slot}", f"the {slot} x ≡ r{k} (mod m{k})", f"the modulus and residue of the {slot}",
+                    slot, f"m{k} and r{k}", f"r{k} and m{k}", f"m{k}, r{k}", f"m{k}", f"r{k}", f"x mod m{k}",
+                    f"x ≡ r{k} (mod m{k})"]
         if k != 3:
             names = [f"the {slot}", f"x mod {hint['mod']}", slot]
             return [*names, f"m{k}", f"r{k}", f"m{k} and r{k}", f"x mod m{k}"] if k else names

@@ -9,22 +9,38 @@ candidates Q - (dx, dy) against a uniformly drawn L1 and usually find only P on 
 is such a case). So L1 is drawn uniformly among the in-range lines through P that also pass through a
 candidate at the *other* distance (``decoy_normals``): then even the published construction leaves both 5
 and 13 open without L2. P, the offset and L2 are drawn as in the paper.
+
+Hard tier (docs/hard-tier.md): the box and the coefficient range keep growing with d (bound 4 + d, coefficients up
+to 3 + d: d4 8 and 7, d5 9 and 8), and so does the construction's set of offsets (``HARD_PAIRS``: d4 adds (8, 15),
+so |PQ| is 5, 13 or 17; d5 also (7, 24), so 25 as well); L1 keeps a decoy at another of those lengths. At k = 2,
+B also holds the point Q (a fact of another kind than the line L2); A is then told that Q has integer coordinates
+(``Q_DOMAIN``), as every other quantity's domain is stated.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 from math import gcd, isqrt
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, absent_slots, by_type, lin_text, one
+from generators.base import Constraint, Family, HintSlot, Reject, Views, absent_slots, by_type, lin_text, one
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import with_statement
 
 PAIRS = ((3, 4), (4, 3), (5, 12), (12, 5))
-OFFSETS = tuple((sx * dx, sy * dy) for dx, dy in PAIRS for sx in (1, -1) for sy in (1, -1))
+HARD_PAIRS = {4: (*PAIRS, (8, 15), (15, 8)), 5: (*PAIRS, (8, 15), (15, 8), (7, 24), (24, 7))}
+
+
+def signed(pairs: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    return tuple((sx * dx, sy * dy) for dx, dy in pairs for sx in (1, -1) for sy in (1, -1))
+
+
+OFFSETS = signed(PAIRS)
+ALL_OFFSETS = signed(HARD_PAIRS[5])
+Q_DOMAIN = {"type": "domain", "statement": "Q = (qx, qy) is a point with integer coordinates."}
 
 
 def line(name: str, a: int, b: int, x: int, y: int) -> Constraint:
@@ -59,7 +75,8 @@ def whole_distance(p: tuple[int, int], q: tuple[int, int]) -> int | None:
     return r if r * r == d2 else None
 
 
-def decoy_normals(p: tuple[int, int], q: tuple[int, int], bound: int, coeff: int) -> list[tuple[int, int]]:
+def decoy_normals(p: tuple[int, int], q: tuple[int, int], bound: int, coeff: int,
+                  offsets: tuple[tuple[int, int], ...] = OFFSETS) -> list[tuple[int, int]]:
     """Coefficient pairs (a1, b1) within the paper's range for a line L1 through P that also passes through a
     point Q - (dx, dy) of the box with (|dx|, |dy|) one of the paper's offsets of the *other* length.
 
@@ -68,7 +85,7 @@ def decoy_normals(p: tuple[int, int], q: tuple[int, int], bound: int, coeff: int
     """
     length = whole_distance(p, q)
     normals: set[tuple[int, int]] = set()
-    for ox, oy in OFFSETS:
+    for ox, oy in offsets:
         cx, cy = q[0] - ox, q[1] - oy
         if max(abs(cx), abs(cy)) > bound or whole_distance((cx, cy), q) == length:
             continue
@@ -91,9 +108,10 @@ class GeometryCoordinates(Family):
     def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
         bound, coeff = 4 + difficulty, 3 + difficulty
         p = (rng.randint(-bound, bound), rng.randint(-bound, bound))
-        dx, dy = rng.choice(PAIRS)
+        pairs = HARD_PAIRS.get(difficulty, PAIRS)
+        dx, dy = rng.choice(pairs)
         q = (p[0] + rng.choice((1, -1)) * dx, p[1] + rng.choice((1, -1)) * dy)
-        l1_choices = decoy_normals(p, q, bound, coeff)
+        l1_choices = decoy_normals(p, q, bound, coeff, signed(pairs))
         if not l1_choices:
             raise Reject("no line L1 through P keeps the distance open (see decoy_normals)")
         l1 = rng.choice(l1_choices)
@@ -185,7 +203,38 @@ class GeometryCoordinates(Family):
         """The facts of the construction that A holds no value for: the two lines through P and the point Q."""
         return absent_slots(self, ("L1", "L2", "Q"), view_a)
 
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: the point Q as well as the line L2 (a fact of another kind)."""
+        return [HintSlot(c, "Q", {"x": c["x"], "y": c["y"]}) for c in views.a if c["type"] == "point"]
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """B already holds Q (no second copy); A is told Q's domain (integer coordinates), naming no gap."""
+        b = views.b
+        views = super().withhold(views, second)
+        return replace(views, a=[*views.a, Q_DOMAIN], b=b)
+
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        """L2 moved parallel to itself (``line_alternatives``), or, for Q, Q placed at each of the construction's
+        offsets from the P that A's two lines give."""
+        if hint["type"] == "point":
+            yield from self.point_alternatives(hint, view_a)
+            return
+        yield from self.line_alternatives(hint, view_a)
+
+    @staticmethod
+    def point_alternatives(hint: Constraint, view_a: list[Constraint]):
+        lines = [_abc(c) for c in by_type(view_a, "lin_eq")]
+        if len(lines) != 2:
+            return
+        (a1, b1, c1), (a2, b2, c2) = lines
+        det = a1 * b2 - a2 * b1
+        if det == 0 or (c1 * b2 - c2 * b1) % det or (a1 * c2 - a2 * c1) % det:
+            return
+        x, y = (c1 * b2 - c2 * b1) // det, (a1 * c2 - a2 * c1) // det
+        for ox, oy in ALL_OFFSETS:
+            yield {**hint, "x": x + ox, "y": y + oy}
+
+    def line_alternatives(self, hint: Constraint, view_a: list[Constraint]):
         """L2 moved parallel to itself through every integer point of L1 that the stated domain allows."""
         domain = next((c for c in by_type(view_a, "domain") if "coord_bound" in c), None)
         lines = by_type(view_a, "lin_eq")
@@ -207,7 +256,7 @@ class GeometryCoordinates(Family):
             case "point":
                 return f"{c['name']} = ({c['x']}, {c['y']})"
             case "domain":
-                return self.domain_text(c)
+                return self.domain_text(c) if "coord_bound" in c else c["statement"]
         raise ValueError(f"unknown constraint type {c['type']!r}")
 
     @staticmethod

@@ -8,18 +8,51 @@ Any unknown whose value fixes the other two would complete A's equations (``cand
 B's c names them all (docs/deviations/typeB-localization.md, "several candidates"): the hint carries ``settles``
 (the other candidates), its text says that with the two equations it also settles them (never their values), and
 a request for any one of them is a request for it.
+
+Hard tier (docs/hard-tier.md): the box and the coefficient range keep growing with d (box [-(5+d), 5+d],
+coefficients in [-(3+d), 3+d]: d4 9 and 7, d5 10 and 8) and so does the system: d unknowns (a, b, c, d at d4; a to e
+at d5) in d - 1 equations, B still holding c. Such a system drawn at random almost never leaves two integer points
+in the box, so ``sample_large`` draws the direction of A's solution line first (small entries, its c-entry +-1) and
+then rows orthogonal to it (c's coefficient solved for, kept in range); the rejection rules are the paper's. At
+k = 2, B also holds one of A's equations (a fact of another kind than c's value): the equation ``loose`` that the
+sampler left off a second small direction (c fixed), so that with c alone A still has two integer points in the
+box; A's domain statement is restated to say how many equations the system has, naming neither withheld fact.
+c's "also settles" text stays true: it speaks of all the equations together.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
-from generators.base import Constraint, Reject, Views, is_slot_notice, lin_text, missing_slot_note
+from generators.base import Constraint, HintSlot, Reject, Views, is_slot_notice, lin_text, missing_slot_note
 from generators.describe import SlotDescription
-from generators.intlinalg import BoxFamily, det, integer_points, lin_eqs, with_statement
+from generators.intlinalg import (
+    BoxFamily,
+    det,
+    equation_alternatives,
+    integer_points,
+    lin_eqs,
+    solve_box,
+    value_alternatives,
+    with_statement,
+)
 
 VARS = ("a", "b", "c")
+HARD_VARS = {4: ("a", "b", "c", "d"), 5: ("a", "b", "c", "d", "e")}
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+ROW_TRIES = 50
+
+
+def and_list(items: list[str] | tuple[str, ...]) -> str:
+    """``a``, ``a and b``, ``a, b and d``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def variables_of(view: list[Constraint]) -> tuple[str, ...]:
+    """The unknowns A's domain statement names (a, b, c unless it lists others)."""
+    return next((tuple(c["vars"]) for c in view if c["type"] == "domain" and c.get("vars")), VARS)
 
 
 # ------------------------------------------------------------------ the family
@@ -31,6 +64,8 @@ class LinearSystemSeparator(BoxFamily):
     answer_keys = VARS
 
     def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        if difficulty in HARD_VARS:
+            return self.sample_large(rng, difficulty)
         bound, coeff = 5 + difficulty, 3 + difficulty
         sol = [rng.randint(-bound, bound) for _ in VARS]
         rows = [[rng.randint(-coeff, coeff) for _ in VARS] for _ in range(2)]
@@ -43,7 +78,48 @@ class LinearSystemSeparator(BoxFamily):
             raise Reject("integrality and the range already pin (a, b, c) from A's equations")
         return {"solution": dict(zip(VARS, sol, strict=True)), "rows": rows, "rhs": rhs, "bound": bound}
 
+    def sample_large(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        """d unknowns in d - 1 equations whose solution line has a small direction (see the module docstring)."""
+        names = HARD_VARS[difficulty]
+        n, ci = len(names), names.index("c")
+        bound, coeff = 5 + difficulty, 3 + difficulty
+        direction = [rng.randint(-2, 2) for _ in names]
+        direction[ci] = rng.choice((1, -1))
+        # a second direction with c fixed, orthogonal to every row but the loose one (solved for at pivot p)
+        p = rng.choice([j for j in range(n) if j != ci])
+        second = [0 if j == ci else rng.randint(-2, 2) for j in range(n)]
+        second[p] = rng.choice((1, -1))
+        loose = rng.randrange(n - 1)
+        rows = [self.orthogonal_row(rng, [direction] if i == loose else [second, direction], [ci] if i == loose
+                                    else [p, ci], coeff) for i in range(n - 1)]
+        if sum(k * x for k, x in zip(rows[loose], second, strict=True)) == 0:
+            raise Reject("the loose equation does not move along the second direction")
+        if det([[k for j, k in enumerate(row) if j != ci] for row in rows]) == 0:
+            raise Reject("the system left after substituting c is singular")
+        sol = [rng.randint(-bound, bound) for _ in names]
+        rhs = [sum(k * x for k, x in zip(row, sol, strict=True)) for row in rows]
+        if len(integer_points(rows, rhs, n, -bound, bound, limit=2)) < 2:
+            raise Reject("integrality and the range already pin the unknowns from A's equations")
+        return {"solution": dict(zip(names, sol, strict=True)), "rows": rows, "rhs": rhs, "bound": bound,
+                "loose": loose}
+
+    @staticmethod
+    def orthogonal_row(rng: random.Random, directions: list[list[int]], pivots: list[int], coeff: int) -> list[int]:
+        """A row in [-coeff, coeff] orthogonal to each direction; direction i is +-1 at ``pivots[i]`` and 0 at the
+        later pivots, so the pivots' coefficients are solved for in order."""
+        n = len(directions[0])
+        for _ in range(ROW_TRIES):
+            row = [0 if j in pivots else rng.randint(-coeff, coeff) for j in range(n)]
+            for direction, p in zip(directions, pivots, strict=True):
+                rest = sum(k * x for j, (k, x) in enumerate(zip(row, direction, strict=True)) if j != p)
+                row[p] = -rest * direction[p]
+            if all(abs(row[p]) <= coeff for p in pivots):
+                return row
+        raise Reject("no equation with coefficients in range along the drawn directions")
+
     def views(self, z: dict[str, Any]) -> Views:
+        if len(z["solution"]) > len(VARS):
+            return self.large_views(z)
         bound = z["bound"]
         eqs = [
             {"type": "lin_eq", "name": f"eq{i + 1}", "coeffs": dict(zip(VARS, row, strict=True)), "rhs": r}
@@ -67,13 +143,76 @@ class LinearSystemSeparator(BoxFamily):
             unknowns=list(VARS),
         )
 
+    def large_views(self, z: dict[str, Any]) -> Views:
+        """d >= 4: n unknowns, n - 1 equations; the domain statement lists the unknowns (``vars``)."""
+        names = tuple(z["solution"])
+        n, bound = len(names), z["bound"]
+        eqs = [
+            {"type": "lin_eq", "name": f"eq{i + 1}", "coeffs": dict(zip(names, row, strict=True)), "rhs": r}
+            for i, (row, r) in enumerate(zip(z["rows"], z["rhs"], strict=True))
+        ]
+        domain = with_statement({"type": "domain", "integer": True, "lower": -bound, "upper": bound,
+                                 "vars": list(names)}, self.domain_text)
+        settles = [v for v in self.candidate_slots([*eqs, domain]) if v != "c"]
+        hint = {"type": "value", "var": "c", "value": z["solution"]["c"], "settles": settles, "equations": n - 1}
+        others = and_list([v for v in names if v != "c"])
+        notice = missing_slot_note(
+            "c", f"c is the separator variable: once the value of c is known, the {NUMBER_WORDS[n - 1]} equations "
+            f"determine {others} uniquely."
+        )
+        return Views(
+            a=[*eqs, domain, notice],
+            b=[hint],
+            hint=hint,
+            slot="c",
+            value=hint["value"],
+            target={"type": "solution", "vars": list(names)},
+            question=f"What is the solution ({', '.join(names)}) of the system? Give the {NUMBER_WORDS[n]} "
+            f"integers {and_list(names)}.",
+            unknowns=list(names),
+        )
+
+    def keys_for(self, z: dict[str, Any]) -> tuple[str, ...]:
+        return tuple(z["solution"])
+
+    def solve(self, constraints: list[Constraint], target: dict[str, Any]):
+        return solve_box(constraints, tuple(target["vars"]))
+
+    def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
+        names = tuple(target["vars"])
+        if hint["type"] == "value":
+            return value_alternatives(hint, view_a, names)
+        return equation_alternatives(hint, view_a, names)
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: one of A's equations as well as c's value (a fact of another kind); for d >= 4 the loose one
+        (see the module docstring), where a random one would almost never leave A two points with c alone."""
+        loose = z.get("loose")
+        return [HintSlot(c, c["name"], {"coeffs": dict(c["coeffs"]), "rhs": c["rhs"]})
+                for c in views.a if c["type"] == "lin_eq" and (loose is None or c["name"] == f"eq{loose + 1}")]
+
+    def withhold(self, views: Views, second: HintSlot) -> Views:
+        """A is told how many equations the system has (all alike), so that the missing one can be found."""
+        views = super().withhold(views, second)
+        a = [self.with_equation_count(c) if c["type"] == "domain" and "lower" in c else c for c in views.a]
+        return replace(views, a=a)
+
+    def with_equation_count(self, domain: Constraint) -> Constraint:
+        n = len(domain.get("vars", VARS))
+        fields = {**{k: v for k, v in domain.items() if k not in ("type", "statement")},
+                  "equations": [f"eq{i}" for i in range(1, n)]}
+        return with_statement({"type": "domain", **fields}, self.domain_text)
+
     def render(self, c: Constraint) -> str:
         match c["type"]:
             case "lin_eq":
                 return f"Equation {c['name'][2:]}: {lin_text(c['coeffs'], c['rhs'])}"
             case "value":
                 text = f"{c['var']} = {c['value']}"
-                if c.get("settles"):
+                if c.get("settles") and c.get("equations"):
+                    many = NUMBER_WORDS[c["equations"]]
+                    text += f" (with the {many} equations, this also settles {and_list(c['settles'])})"
+                elif c.get("settles"):
                     text += f" (with the two equations, this also settles {' and '.join(c['settles'])})"
                 return text
             case "domain":
@@ -82,19 +221,36 @@ class LinearSystemSeparator(BoxFamily):
 
     @staticmethod
     def domain_text(c: Constraint) -> str:
-        return f"The unknowns a, b and c are integers between {c['lower']} and {c['upper']} (inclusive)."
+        names = c.get("vars", VARS)
+        text = f"The unknowns {and_list(names)} are integers between {c['lower']} and {c['upper']} (inclusive)."
+        if c.get("equations") and len(names) == len(VARS):
+            text += " The system consists of two linear equations in a, b and c, Equation 1 and Equation 2."
+        elif c.get("equations"):
+            m = len(c["equations"])
+            text += (f" The system consists of {NUMBER_WORDS[m]} linear equations in {and_list(names)}, "
+                     f"Equation 1 to Equation {m}.")
+        return text
 
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
         """The unknowns whose value, with A's two equations, fixes the other two (a separator of A's system).
 
         Knowing v fixes the others exactly when A's equations are independent in the two remaining unknowns.
+        When A's domain statement names the system's equations (k = 2) and A lacks one, the candidates are the
+        missing equations and every unknown (A cannot tell which unknown separates a system it does not hold).
         """
-        rows, _ = lin_eqs([c for c in view_a if not is_slot_notice(c)], VARS)
-        if len(rows) != 2:
+        view = [c for c in view_a if not is_slot_notice(c)]
+        declared = next((c["equations"] for c in view if c["type"] == "domain" and c.get("equations")), [])
+        held = {c.get("name") for c in view if c["type"] == "lin_eq"}
+        names = variables_of(view)
+        missing = [name for name in declared if name not in held]
+        if missing:
+            return [*missing, *names]
+        rows, _ = lin_eqs(view, names)
+        if len(rows) != len(names) - 1:
             return []
         return [
-            v for i, v in enumerate(VARS)
-            if det([[row[j] for j in range(len(VARS)) if j != i] for row in rows]) != 0
+            v for i, v in enumerate(names)
+            if det([[row[j] for j in range(len(names)) if j != i] for row in rows]) != 0
         ]
 
     def slot_name(self, c: Constraint) -> str | None:
@@ -106,16 +262,17 @@ class LinearSystemSeparator(BoxFamily):
         return None
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
-        if slot in VARS and hint.get("type") == "value" and hint.get("settles"):  # c settles the other candidates
+        unknown = len(slot) == 1 and slot.isalpha()
+        if unknown and hint.get("type") == "value" and hint.get("settles"):  # c settles the other candidates
             return self.aliases_with_settled(slot, hint)
-        if slot in VARS:
+        if unknown:
             names = [f"the value of {slot}", slot, f"{slot} = ?", f"the exact value of {slot}", f"the unknown {slot}"]
             if slot == "c":
                 names += ["the separator variable c", "the separator variable", "the value of the separator variable"]
             return names
         if slot.startswith("eq"):
             k = slot[2:]
-            ordinal = {"1": "first", "2": "second", "3": "third"}.get(k, k)
+            ordinal = {"1": "first", "2": "second", "3": "third", "4": "fourth"}.get(k, k)
             return [f"equation {k}", slot, f"the {ordinal} equation", f"Equation {k}"]
         raise ValueError(f"unknown slot {slot!r}")
 
@@ -130,7 +287,7 @@ class LinearSystemSeparator(BoxFamily):
         return None
 
     def answer_from_latent(self, z: dict[str, Any]) -> tuple[int, ...]:
-        return tuple(z["solution"][v] for v in VARS)
+        return tuple(z["solution"].values())
 
 
 FAMILY = LinearSystemSeparator()

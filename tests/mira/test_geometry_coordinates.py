@@ -134,3 +134,26 @@ def test_candidates_are_the_facts_a_holds_no_value_for() -> None:
     v = FAMILY.views({"P": [1, 2], "Q": [4, 6], "L1": [1, -1], "L2": [2, 1], "coord_bound": 5, "coeff_bound": 4})
     assert FAMILY.candidate_slots(v.a) == ["L2"]
     assert FAMILY.candidate_slots([c for c in v.a if c["type"] != "point"]) == ["L2", "Q"]
+
+
+def test_hard_tier_grows_the_box_and_the_coefficient_range() -> None:
+    bounds = {}
+    for d in (3, 4, 5):
+        z = make(d, 0)["global_metadata"]["latent"]
+        bounds[d] = (z["coord_bound"], z["coeff_bound"])
+    assert bounds == {3: (7, 6), 4: (8, 7), 5: (9, 8)}
+    lengths = {d: {make(d, i)["global_solution"]["value"] for i in range(30)} for d in (3, 4, 5)}
+    assert lengths == {3: {5, 13}, 4: {5, 13, 17}, 5: {5, 13, 17, 25}}
+
+
+def test_k2_withholds_the_point_q_as_well_as_l2() -> None:
+    for index in range(4):
+        inst = build_instance(FAMILY, instance_id=f"geo-{index:06d}", dataset_seed=17, requested_difficulty=5,
+                              index=index, k=2)
+        h1, h2 = inst["minimal_hint_spec"]["atomic_hints"]
+        assert (h1["slot"], h1["kind"], h2["slot"], h2["kind"]) == ("L2", "lin_eq", "Q", "point")
+        a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+        assert not any(c["type"] == "point" for c in a)
+        b = inst["agent_views"][1]["private_data"]["constraints_machine"]
+        assert [c["type"] for c in b] == ["lin_eq", "point"]
+        assert instance_problems(inst) == []

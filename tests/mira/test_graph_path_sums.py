@@ -111,3 +111,23 @@ def test_candidates_are_the_path_sums_a_holds_no_value_for() -> None:
     v = FAMILY.views({"edges": {"e01": 2, "e12": 1, "e20": 3}, "max_weight": 4})
     assert FAMILY.candidate_slots(v.a) == ["s3"]
     assert FAMILY.candidate_slots([v.a[0], v.hint]) == ["s1", "s2"]
+
+
+def test_hard_tier_turns_the_triangle_into_larger_odd_cycles() -> None:
+    shape = {}
+    for d in (3, 4, 5):
+        inst = make(d, 0)
+        shape[d] = (len(inst["answer_keys"]), inst["global_metadata"]["latent"]["max_weight"])
+        assert instance_problems(inst) == []
+    assert shape == {3: (3, 5), 4: (5, 6), 5: (7, 7)}
+
+
+def test_k2_withholds_a_second_path_sum() -> None:
+    for index in range(4):
+        inst = build_instance(FAMILY, instance_id=f"gra-{index:06d}", dataset_seed=11, requested_difficulty=5,
+                              index=index, k=2)
+        h1, h2 = inst["minimal_hint_spec"]["atomic_hints"]
+        assert h1["slot"] == "s7" and h1["kind"] == h2["kind"] == "lin_eq"
+        assert h2["slot"] in {f"s{i}" for i in range(1, 7)}
+        held = [c["name"] for c in inst["agent_views"][0]["private_data"]["constraints_machine"] if "name" in c]
+        assert len(held) == 5 and h2["slot"] not in held

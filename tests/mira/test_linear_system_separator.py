@@ -200,3 +200,28 @@ def test_rule_responder_offers_c_for_any_separator_but_not_for_two_or_the_soluti
                           ("What is the solution (a, b, c)?", "two_quantities")):
         got = judge(request, lexicon)
         assert (got.offer, got.rule) == (False, rule), (request, got)
+
+
+def test_hard_tier_grows_the_box_the_coefficients_and_the_system() -> None:
+    for d, (bound, coeff, n) in {3: (8, 6, 3), 4: (9, 7, 4), 5: (10, 8, 5)}.items():
+        inst = make(d, 0)
+        z = inst["global_metadata"]["latent"]
+        assert z["bound"] == bound and len(z["solution"]) == n and len(z["rows"]) == n - 1
+        assert inst["answer_keys"] == list("abcde"[:n])
+        assert max(abs(k) for row in z["rows"] for k in row) <= coeff
+        assert instance_problems(inst) == []
+    widest = max(abs(k) for i in range(20) for row in make(5, i)["global_metadata"]["latent"]["rows"] for k in row)
+    assert widest == 8
+
+
+def test_k2_withholds_one_equation_as_well_as_c() -> None:
+    for index in range(4):
+        inst = build_instance(FAMILY, instance_id=f"lin-{index:06d}", dataset_seed=5, requested_difficulty=4,
+                              index=index, k=2)
+        h1, h2 = inst["minimal_hint_spec"]["atomic_hints"]
+        assert (h1["slot"], h1["kind"], h2["kind"]) == ("c", "value", "lin_eq") and h2["slot"] in {"eq1", "eq2", "eq3"}
+        a = inst["agent_views"][0]["private_data"]
+        assert [c["type"] for c in a["constraints_machine"]] == ["lin_eq", "lin_eq", "domain"]
+        assert "three linear equations in a, b, c and d, Equation 1 to Equation 3" in a["constraints_text"][2]
+        assert inst["verifier"]["candidate_slots"] == [h2["slot"], "a", "b", "c", "d"]
+        assert "with the three equations, this also settles" in h1["text"]

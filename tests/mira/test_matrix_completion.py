@@ -114,3 +114,38 @@ def test_notation_example_is_not_the_withheld_entry() -> None:
     text = FAMILY.render(v.a[2])
     assert "m10 is" not in text and "(m01 is row 0, column 1)" in text
     assert FAMILY.candidate_slots(v.a) == ["m10"]
+
+
+def test_hard_tier_grows_the_matrix_and_the_path_of_entries() -> None:
+    from generators.families.matrix_completion import path_cells
+
+    assert path_cells(2) == [(1, 0), (0, 0), (0, 1)]  # the paper's m10 (B), m00 and m01 (A)
+    assert path_cells(4) == [(3, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2), (0, 3)]
+    shape = {}
+    for d in (3, 4, 5):
+        inst = make(d, 0)
+        z = inst["global_metadata"]["latent"]
+        entries = [c for c in inst["agent_views"][0]["private_data"]["constraints_machine"] if c["type"] == "entry"]
+        shape[d] = (len(z["u"]), len(entries))
+        assert inst["global_solution"] == {"value": z["u"][-1] * z["v"][-1]}
+    assert shape == {3: (2, 2), 4: (3, 4), 5: (4, 6)}
+
+
+def test_hard_tier_needs_the_whole_chain() -> None:
+    v = FAMILY.views({"u": [1, 2, 3, 4], "v": [5, 6, 7, 8]})
+    assert FAMILY.render(v.hint) == "m30 = 20"
+    assert FAMILY.solve([*v.a, v.hint], v.target) == 32  # m30 * m21 * m12 * m03 / (m20 * m11 * m02)
+    with pytest.raises(NotUnique):
+        FAMILY.solve(v.a, v.target)
+    with pytest.raises(Inconsistent):  # m31 = 24 * 6 / 5 would not be an integer
+        FAMILY.solve([*v.a, {**v.hint, "value": 24}], v.target)
+
+
+def test_k2_withholds_a_second_entry_of_the_path() -> None:
+    for index in range(4):
+        inst = build_instance(FAMILY, instance_id=f"mat-{index:06d}", dataset_seed=3, requested_difficulty=5,
+                              index=index, k=2)
+        h1, h2 = inst["minimal_hint_spec"]["atomic_hints"]
+        assert h1["slot"] == "m30" and h1["kind"] == h2["kind"] == "entry"
+        assert h2["slot"] in {"m20", "m21", "m11", "m12", "m02", "m03"}
+        assert len(inst["agent_views"][0]["private_data"]["constraints_machine"]) == 6  # 5 entries + domain
