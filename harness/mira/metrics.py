@@ -88,9 +88,9 @@ def hint_problem(record: dict[str, Any]) -> str | None:
 
 
 def offered_hint(event: dict[str, Any], hints: list[dict[str, Any]], b_constraints: list[str]) -> str | None:
-    """The id of the first hint an offer event is canonical for (the other B facts and hints as ``others``)."""
+    """The id of the first hint an offer event is canonical for (B's other facts as ``others``), or None."""
     for hint in hints:
-        others = [t for t in [*b_constraints, *(h["text"] for h in hints)] if t != hint["text"]]
+        others = [t for t in b_constraints if t != hint["text"]]
         if offer_is_canonical(event.get("constraint_quoted"), event.get("hint"), hint["text"], others):
             return hint["hint_id"]
     return None
