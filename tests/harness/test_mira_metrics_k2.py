@@ -16,8 +16,10 @@ from harness.errors import InputError
 from harness.mira import rejudge
 from harness.mira.episode import HINT_FIELDS
 from harness.mira.metrics import aggregate, hint_metrics, instance_metrics, summarize
+from harness.mira.run import MetricInputs, finish_metrics
 from harness.mira.score import score_run
 from harness.mira.types import ResponderDecision
+from harness.rundir import RunDir
 
 H1, H2 = "P(H) = 3/5", "P(E|H) = 2/3"  # the two facts B holds in bay-000000 at d4, k = 2
 RIGHT, WRONG = {"numerator": 3, "denominator": 4}, {"numerator": 1, "denominator": 2}
@@ -194,6 +196,17 @@ def test_score_writes_the_k_groups(instance: dict, tmp_path: Path) -> None:
     assert {(g["grouping"], g["group"]) for g in groups} >= {("by_k", "k2"), ("by_difficulty_k", "d4_k2")}
     metrics = json.loads((tmp_path / "run" / "metrics.json").read_text(encoding="utf-8"))
     assert metrics["overall"]["p_some_hints"] == pytest.approx(0.2)
+
+
+def test_a_run_with_k2_lines_makes_metrics_json_as_score_does(instance: dict, tmp_path: Path) -> None:
+    k1 = {**transcript_line(instance, [ask(1), offer(1, H1), final(2, RIGHT)], k=None), "instance_id": "bay-k1"}
+    lines = [{**line, "live_metrics": instance_metrics(line)} for line in [*five_lines(instance), k1]]
+    inputs = MetricInputs(lines)
+    assert inputs.exact
+    metrics, _ = finish_metrics(RunDir(write_run(tmp_path / "run", lines)), {}, inputs)
+    assert metrics["by_k"]["k1"]["first_request_success_per_hint"] == 1.0  # from the k = 1 line's events
+    rescored = {"benchmark": "mira", "label": None, **summarize(lines, [instance_metrics(x) for x in lines])}
+    assert json.loads(json.dumps(metrics)) == json.loads(json.dumps(rescored))
 
 
 @pytest.mark.parametrize(("change", "field"), [({"k": 3}, "canonical_hints"), ({"canonical_hints": None}, "k"),
