@@ -11,6 +11,10 @@ family: offer/decline of the original against the new responder, and for request
 the same fact was offered (the quoted constraints equal after normalisation) and whether each offer was
 the canonical hint. ``DIR/disagreements.jsonl`` lists every request on which they differ.
 
+A line of an instance that withholds k > 1 facts (``docs/hard-tier.md``) has every decision matched against all
+its hints: each offer records the ``hint_id`` it is canonical for (or null), and two offers agree when both name
+the same hint (or, neither being canonical, quote the same constraint).
+
 Privileged responders (``rule``) need the instance records: the dataset file recorded in RUN's
 ``run.json`` (or ``--dataset``) is read and must have the checksum the run was made on.
 """
@@ -33,6 +37,7 @@ from harness import HARNESS_VERSION, registry, untrusted
 from harness.errors import ConfigMismatch, HarnessError
 from harness.mira.audit import audit_form, offer_is_canonical
 from harness.mira.dataset import load_dataset
+from harness.mira.metrics import canonical_hints, offered_hint, record_k
 from harness.mira.score import load_records
 from harness.mira.types import ResponderDecision, ResponderTurn
 from harness.registry import parse_options
@@ -81,6 +86,8 @@ def recorded_requests(record: dict[str, Any]) -> list[Request]:
             original = {"type": event["type"], "constraint_quoted": quoted, "hint": event.get("hint"),
                         "canonical": event["type"] == "offer" and offer_is_canonical(quoted, event.get("hint"), hint,
                                                                                       others)}
+            if record_k(record) > 1:
+                _match_hints(original, record)
             if event.get("parse_error"):
                 original["parse_error"] = event["parse_error"]
             out.append(Request(len(out) + 1, event.get("turn", 0), pending.get("request") or "", original))
@@ -120,6 +127,8 @@ class RejudgeEpisode:
                        canonical=offer_is_canonical(d.constraint_quoted, d.hint, hint, others))
         else:
             out["canonical"] = False
+        if record_k(self.record) > 1:
+            _match_hints(out, self.record, d.hint)
         if d.parse_error or (d.kind == "offer" and not well_formed):
             out["parse_error"] = d.parse_error or "offer without has_exact_match=true and a quoted constraint"
         if d.rationale is not None:
@@ -129,7 +138,7 @@ class RejudgeEpisode:
         return out
 
     def line(self) -> dict[str, Any]:
-        return {
+        line = {
             "format": REJUDGE_FORMAT,
             "instance_id": self.record["instance_id"],
             "family": self.record["family"],
@@ -138,6 +147,23 @@ class RejudgeEpisode:
             "judgements": [{"request_index": r.index, "turn": r.turn, "request": r.request, "original": r.original,
                             "rejudged": res} for r, res in zip(self.requests, self.results, strict=True)],
         }
+        if record_k(self.record) > 1:
+            hints = [{"hint_id": h["hint_id"], "text": h["text"]} for h in canonical_hints(self.record)]
+            line = {**line, "k": record_k(self.record), "canonical_hints": hints}
+        return line
+
+
+def _match_hints(decision: dict[str, Any], record: dict[str, Any], raw_hint: str | None = None) -> None:
+    """At k > 1: the hint an offer is canonical for, against all the line's hints (``hint_id``, null if none);
+    ``canonical`` then means canonical for one of them. ``raw_hint`` is the responder's own hint string, where
+    ``decision["hint"]`` was filled in from the quote."""
+    hint_id = None
+    if decision["type"] == "offer":
+        event = {"constraint_quoted": decision.get("constraint_quoted"),
+                 "hint": decision.get("hint") if raw_hint is None else raw_hint}
+        hint_id = offered_hint(event, canonical_hints(record), record.get("b_constraints", []))
+    decision["hint_id"] = hint_id
+    decision["canonical"] = hint_id is not None
 
 
 # ------------------------------------------------------------------------------------ agreement
@@ -180,6 +206,8 @@ class Matrix:
 
 
 def same_fact(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    if a.get("hint_id") is not None or b.get("hint_id") is not None:  # k > 1: the same one of the hints
+        return a.get("hint_id") == b.get("hint_id")
     if a.get("canonical") and b.get("canonical"):
         return True
     return audit_form(a.get("constraint_quoted") or "") == audit_form(b.get("constraint_quoted") or "")

@@ -27,9 +27,30 @@ DECOMPOSITION = [
     Column("Acc. given canonical hint", "acc_given_canonical"),
     Column("Noncanonical offers", "noncanonical_offers", "d"),
 ]
+# runs with k > 1 instances (docs/hard-tier.md): C means every hint acquired, and a fourth class
+DECOMPOSITION_K = [
+    Column("No canonical hint", "p_no_canonical"),
+    Column("Some hints, not all", "p_some_hints"),
+    Column("All hints but wrong", "p_integration_fail"),
+    Column("Correct", "p_success"),
+    Column("Acc. given all hints", "acc_given_canonical"),
+    Column("Noncanonical offers", "noncanonical_offers", "d"),
+]
+HINTS = [
+    Column("Acc", "accuracy"),
+    Column("All hints", "acquired_all_hints"),
+    Column("Some hints", "acquired_some_hints"),
+    Column("Avg acquired", "avg_hints_acquired", ".2f"),
+    Column("Req/hint", "requests_per_acquired_hint", ".2f"),
+    Column("1st-Req OK/hint", "first_request_success_per_hint"),
+    Column("Avg Req", "avg_requests", ".2f"),
+    Column("Avg Tokens", "avg_tokens", ".0f"),
+]
 DELTA = Column("Delta", "delta", "+.3f")
 DELTA_METRICS = ("accuracy", "hit_rate", "first_request_success", "avg_requests", "avg_declines", "avg_hints",
                  "avg_tokens", "p_no_canonical", "p_integration_fail", "p_success")
+DELTA_METRICS_K = ("p_some_hints", "acquired_all_hints", "avg_hints_acquired", "requests_per_acquired_hint",
+                   "first_request_success_per_hint")  # added when both runs have k > 1 instances
 
 
 @dataclass
@@ -53,6 +74,11 @@ class ScoredRun:
         return f"{cfg.get('solver')}/{cfg.get('responder')}"
 
     @property
+    def multi_hint(self) -> bool:
+        """Does the run have instances with k > 1 withheld facts (and so the k groupings)?"""
+        return "by_k" in self.summary
+
+    @property
     def pair_key(self) -> tuple[Any, ...]:
         cfg = self.config
         return (cfg.get("solver"), cfg.get("responder"), cfg.get("condition"), cfg.get("after_offer"))
@@ -62,14 +88,30 @@ class ScoredRun:
 def run_tables(run: ScoredRun) -> list[Table]:
     s = run.summary
     head = {"run": run.agents, "format": run.regime, "n": s["overall"]["n"]}
+    decomposition = DECOMPOSITION_K if run.multi_hint else DECOMPOSITION
     tables = [
         Table(f"{run.label}: overall (Table 6 style)", _lead() + OVERALL, [{**head, **s["overall"]}]),
-        Table(f"{run.label}: trace decomposition (Table 3 style)", _lead() + DECOMPOSITION, [{**head, **s["overall"]}]),
+        Table(f"{run.label}: trace decomposition (Table 3 style)", _lead() + decomposition, [{**head, **s["overall"]}]),
         Table(f"{run.label}: by difficulty x type", [Column("Group", "group", "s"), Column("n", "n", "d"), *OVERALL],
               [{"group": g, **m} for g, m in s["by_difficulty_type"].items()]),
         family_table(f"{run.label}: by family (Table 12 style)", s["by_family"], _family_types(run)),
     ]
+    if run.multi_hint:
+        tables.extend(k_tables(run))
     return tables
+
+
+def k_tables(run: ScoredRun) -> list[Table]:
+    """Hint acquisition and the trace decomposition by k, and by difficulty x k (runs with k > 1 instances)."""
+    s = run.summary
+    group = [Column("Group", "group", "s"), Column("n", "n", "d")]
+    return [
+        Table(f"{run.label}: hint acquisition by k", group + HINTS, [{"group": g, **m} for g, m in s["by_k"].items()]),
+        Table(f"{run.label}: trace decomposition by k", group + DECOMPOSITION_K,
+              [{"group": g, **m} for g, m in s["by_k"].items()]),
+        Table(f"{run.label}: hint acquisition by difficulty x k", group + HINTS,
+              [{"group": g, **m} for g, m in s["by_difficulty_k"].items()]),
+    ]
 
 
 def _lead() -> list[Column]:
@@ -89,14 +131,18 @@ def family_table(title: str, by_family: dict[str, dict[str, Any]], types: dict[s
 # ------------------------------------------------------------------------------ several runs
 def comparison_tables(runs: list[ScoredRun], family_deltas: bool = True) -> list[Table]:
     heads = [{"run": r.agents, "format": r.regime, "n": r.summary["overall"]["n"]} for r in runs]
+    multi = any(r.multi_hint for r in runs)
+    overall = [{**h, **({"p_some_hints": 0.0} if multi else {}), **r.summary["overall"]}
+               for h, r in zip(heads, runs, strict=True)]  # a run of k = 1 instances has no "some hints" class
     tables = [
-        Table("Overall metrics (Table 6 style)", _lead() + OVERALL,
-              [{**h, **r.summary["overall"]} for h, r in zip(heads, runs, strict=True)]),
-        Table("Trace decomposition (Table 3 style)", _lead() + DECOMPOSITION,
-              [{**h, **r.summary["overall"]} for h, r in zip(heads, runs, strict=True)]),
+        Table("Overall metrics (Table 6 style)", _lead() + OVERALL, overall),
+        Table("Trace decomposition (Table 3 style)", _lead() + (DECOMPOSITION_K if multi else DECOMPOSITION), overall),
         _accuracy_matrix("Accuracy by difficulty x type", "by_difficulty_type", runs),
         _accuracy_matrix("Accuracy by family", "by_family", runs),
     ]
+    if multi:
+        tables.append(Table("Hint acquisition (runs with k > 1)", _lead() + HINTS, overall))
+        tables.append(_accuracy_matrix("Accuracy by difficulty x k", "by_difficulty_k", runs))
     for zs, fs in regime_pairs(runs):
         tables.extend(delta_tables(zs, fs)[: 2 if family_deltas else 1])
     tables.extend(localization_table(default, notice) for default, notice in view_pairs(runs))
@@ -105,17 +151,31 @@ def comparison_tables(runs: list[ScoredRun], family_deltas: bool = True) -> list
 
 def _accuracy_matrix(title: str, grouping: str, runs: list[ScoredRun]) -> Table:
     groups: list[str] = []
-    for run in runs:
-        groups.extend(g for g in run.summary[grouping] if g not in groups)
+    by_run = [_grouping(run, grouping) for run in runs]
+    for run_groups in by_run:
+        groups.extend(g for g in run_groups if g not in groups)
     columns = [Column("Group", "group", "s")]
     columns += [Column(f"{r.agents} {r.regime}", f"run{i}") for i, r in enumerate(runs)]
     rows = []
     for g in groups:
         row: dict[str, Any] = {"group": g}
-        for i, run in enumerate(runs):
-            row[f"run{i}"] = run.summary[grouping].get(g, {}).get("accuracy")
+        for i, run_groups in enumerate(by_run):
+            row[f"run{i}"] = run_groups.get(g, {}).get("accuracy")
         rows.append(row)
     return Table(title, columns, rows)
+
+
+def _grouping(run: ScoredRun, grouping: str) -> dict[str, dict[str, Any]]:
+    """A grouping of the run's summary; a run of k = 1 instances only has its k groups under their k = 1 names."""
+    if grouping in run.summary:
+        return run.summary[grouping]
+    if grouping == "by_difficulty_k":
+        return {f"{d}_k1": m for d, m in run.summary["by_difficulty"].items()}
+    return {}
+
+
+def _delta_metrics(zs: ScoredRun, fs: ScoredRun) -> tuple[str, ...]:
+    return DELTA_METRICS + (DELTA_METRICS_K if zs.multi_hint and fs.multi_hint else ())
 
 
 def regime_pairs(runs: list[ScoredRun]) -> list[tuple[ScoredRun, ScoredRun]]:
@@ -138,7 +198,8 @@ def regime_pairs(runs: list[ScoredRun]) -> list[tuple[ScoredRun, ScoredRun]]:
 
 def delta_tables(zs: ScoredRun, fs: ScoredRun) -> list[Table]:
     a, b = zs.summary["overall"], fs.summary["overall"]
-    rows = [{"metric": m, "zs": a.get(m), "fs": b.get(m), "delta": _delta(a.get(m), b.get(m))} for m in DELTA_METRICS]
+    rows = [{"metric": m, "zs": a.get(m), "fs": b.get(m), "delta": _delta(a.get(m), b.get(m))}
+            for m in _delta_metrics(zs, fs)]
     columns = [Column("Metric", "metric", "s"), Column("ZS", "zs"), Column("4S", "fs"), DELTA]
     overall = Table(f"ZS vs 4S: {zs.agents} (delta = 4S - ZS)", columns, rows)
     families = list(dict.fromkeys([*zs.summary["by_family"], *fs.summary["by_family"]]))
@@ -157,7 +218,7 @@ def deltas(zs: ScoredRun, fs: ScoredRun) -> dict[str, Any]:
     return {
         "zero_shot": str(zs.path),
         "four_shot": str(fs.path),
-        "overall": {m: _delta(a.get(m), b.get(m)) for m in DELTA_METRICS},
+        "overall": {m: _delta(a.get(m), b.get(m)) for m in _delta_metrics(zs, fs)},
         "by_family_accuracy": {
             f: _delta(zs.summary["by_family"].get(f, {}).get("accuracy"), m.get("accuracy"))
             for f, m in fs.summary["by_family"].items()
@@ -265,6 +326,11 @@ def run_figures(run: ScoredRun, out: Path) -> list[Path]:
     _difficulty_lines(ax, [run], by_type=True)
     ax.set_title(f"{run.label}: accuracy by difficulty")
     paths.append(_save(plt, fig, out / "accuracy_by_difficulty.png"))
+    if run.multi_hint:
+        fig, ax = plt.subplots(figsize=(5, 3.5))
+        _difficulty_k_lines(ax, run)
+        ax.set_title(f"{run.label}: accuracy by difficulty and k")
+        paths.append(_save(plt, fig, out / "accuracy_by_difficulty_k.png"))
     return paths
 
 
@@ -300,15 +366,34 @@ def comparison_figures(runs: list[ScoredRun], out: Path) -> list[Path]:
     return paths
 
 
+DIFFICULTIES = (1, 2, 3, 4, 5)
+
+
 def _difficulty_lines(ax: Any, runs: list[ScoredRun], by_type: bool) -> None:
+    ticks = {1, 2, 3}
     for run in runs:
         series = ([(f"Type {t}", f"{t}_d") for t in ("A", "B")] if by_type else [(f"{run.agents} {run.regime}", "d")])
         for name, prefix in series:
             grouping = run.summary["by_difficulty_type" if by_type else "by_difficulty"]
-            xs = [d for d in (1, 2, 3) if f"{prefix}{d}" in grouping]
+            xs = [d for d in DIFFICULTIES if f"{prefix}{d}" in grouping]
+            ticks.update(xs)
             if xs:
                 ax.plot(xs, [grouping[f"{prefix}{d}"]["accuracy"] or 0 for d in xs], marker="o", label=name)
-    ax.set_xticks([1, 2, 3])
+    _difficulty_axes(ax, ticks)
+
+
+def _difficulty_k_lines(ax: Any, run: ScoredRun) -> None:
+    grouping = run.summary["by_difficulty_k"]
+    ticks = {1, 2, 3}
+    for k in sorted({int(g.rsplit("_k", 1)[1]) for g in grouping}):
+        xs = [d for d in DIFFICULTIES if f"d{d}_k{k}" in grouping]
+        ticks.update(xs)
+        ax.plot(xs, [grouping[f"d{d}_k{k}"]["accuracy"] or 0 for d in xs], marker="o", label=f"k = {k}")
+    _difficulty_axes(ax, ticks)
+
+
+def _difficulty_axes(ax: Any, ticks: set[int]) -> None:
+    ax.set_xticks(sorted(ticks))
     ax.set_xlabel("effective difficulty")
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("accuracy")

@@ -15,7 +15,7 @@ from harness.errors import ConfigMismatch, HarnessError
 from harness.mira import PROTOCOL_VERSION
 from harness.mira.dataset import Dataset, load_dataset
 from harness.mira.episode import AFTER_OFFER, CONDITIONS, RESPONDER, SOLVER, EpisodeConfig, MiraEpisode
-from harness.mira.metrics import summarize
+from harness.mira.metrics import has_multi_hint, summarize
 from harness.mira.types import Responder, Solver
 from harness.rundir import (
     RunDir,
@@ -282,10 +282,13 @@ def default_label(config: dict[str, Any], view_variants: list[str] | None = None
 def finish_metrics(run_dir: RunDir, info: dict[str, Any],
                    finished: MetricInputs | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """``metrics.json`` from the live per-instance metrics of the transcript (``score`` recomputes them): from
-    ``finished`` when it holds every line as it reads back, else from the transcript file."""
+    ``finished`` when it holds every line as it reads back, else from the transcript file. A run with lines of
+    k > 1 instances reads its transcript back: its k groupings need the events of its k = 1 lines too."""
     from harness.mira.score import load_records
 
-    records = finished.records if finished is not None and finished.exact else load_records(run_dir)
+    in_memory = (finished is not None and finished.exact
+                 and not has_multi_hint([r["live_metrics"] for r in finished.records]))
+    records = finished.records if finished is not None and in_memory else load_records(run_dir)
     summary = summarize(records, [r["live_metrics"] for r in records])
     metrics = {"benchmark": "mira", "label": info.get("label"), **summary}
     write_json_atomic(run_dir.metrics_json, metrics)

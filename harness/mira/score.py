@@ -20,7 +20,7 @@ from typing import Any
 from generators.answers import decode_answer
 from harness import untrusted
 from harness.errors import HarnessError, InputError
-from harness.mira.metrics import instance_metrics, summarize
+from harness.mira.metrics import has_multi_hint, hint_problem, instance_metrics, summarize, with_hint_metrics
 from harness.mira.report import (
     ScoredRun,
     comparison_figures,
@@ -53,6 +53,9 @@ def load_records(run_dir: RunDir) -> list[dict[str, Any]]:
         if not expected_decodes(record):
             raise InputError(str(run_dir.transcripts), state.line_of[rid],
                              f"expected: not a {record['answer_type']!r} answer ({_decode_error(record)})", rid)
+        problem = hint_problem(record)
+        if problem is not None:
+            raise InputError(str(run_dir.transcripts), state.line_of[rid], problem, rid)
     return list(state.records.values())
 
 
@@ -135,12 +138,15 @@ def _report_consistency(
 
 def write_run_outputs(run: ScoredRun, records: list[dict[str, Any]], rows: list[dict[str, Any]], figures: bool) -> None:
     out = run.path
+    multi = has_multi_hint(records)
+    if multi:
+        rows = with_hint_metrics(records, rows)
     per_instance = [{**{k: r.get(k) for k in PER_INSTANCE_FIELDS}, **row} for r, row in zip(records, rows, strict=True)]
     write_json_atomic(out / "scores.json", {"label": run.label, **run.summary, "per_instance": per_instance})
     _write_csv(out / "per_instance.csv", per_instance)
     _write_csv(out / "by_family.csv", [{"family": f, **m} for f, m in run.summary["by_family"].items()])
-    groups = [{"grouping": name, "group": g, **m} for name in ("by_type", "by_difficulty", "by_difficulty_type")
-              for g, m in run.summary[name].items()]
+    names = ("by_type", "by_difficulty", "by_difficulty_type") + (("by_k", "by_difficulty_k") if multi else ())
+    groups = [{"grouping": name, "group": g, **m} for name in names for g, m in run.summary[name].items()]
     _write_csv(out / "by_group.csv", groups)
     tables = run_tables(run)
     write_text_atomic(out / "report.md", _markdown(f"MIRA-Math report: {run.label}", tables))
@@ -198,5 +204,5 @@ def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
-    writer.writerows({k: csv_text(v) for k, v in row.items()} for row in rows)
+    writer.writerows({k: csv_text(" ".join(v) if isinstance(v, list) else v) for k, v in row.items()} for row in rows)
     write_text_atomic(path, buf.getvalue())
