@@ -133,3 +133,14 @@ def test_the_harness_names_a_k2_record_whose_second_hint_is_broken(tmp_path) -> 
     with pytest.raises(InputErrors) as exc:
         load_dataset(path)
     assert "bad.jsonl:3" in str(exc.value) and "atomic_hints[1].slot" in str(exc.value)
+
+
+def test_an_instance_is_shown_examples_of_its_own_k(tmp_path) -> None:
+    tier = records(hard_file(tmp_path, "--four-shot"))
+    k1 = next(r for r in tier if r["minimal_hint_spec"]["k_min"] == 1)
+    k2 = next(r for r in tier if r["minimal_hint_spec"]["k_min"] == 2)
+    swapped = dict(copy.deepcopy(k2), few_shot_examples=copy.deepcopy(k1["few_shot_examples"]))
+    assert [f for f, _ in instance_problems(swapped)] == [f"few_shot_examples[{i}]" for i in range(4)]
+    other = copy.deepcopy(k2)
+    other["few_shot_examples"][1]["hints"].reverse()
+    assert [f for f, _ in instance_problems(other)] == ["few_shot_examples[1]"]
