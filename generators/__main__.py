@@ -159,6 +159,10 @@ def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = 
         digest = write_jsonl(out, counted())
     except OSError as exc:
         raise SystemExit(f"error: cannot write {args.out}: {exc.strerror or exc}") from None
+    except (NotImplementedError, RuntimeError) as exc:  # a family without d4-5 or k = 2 instances; nothing written
+        if not hard:
+            raise
+        raise SystemExit(f"error: the hard tier cannot be generated: {exc}; {args.out} was not written") from None
     summary = {
         "file": args.out,
         "sha256": digest,

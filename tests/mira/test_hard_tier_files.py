@@ -144,3 +144,15 @@ def test_an_instance_is_shown_examples_of_its_own_k(tmp_path) -> None:
     other = copy.deepcopy(k2)
     other["few_shot_examples"][1]["hints"].reverse()
     assert [f for f, _ in instance_problems(other)] == ["few_shot_examples[1]"]
+
+
+def test_a_family_that_cannot_withhold_two_facts_is_one_line_and_no_file(tmp_path, monkeypatch, capsys) -> None:
+    def no_second(*_args):
+        raise NotImplementedError(f"{FAMILY} does not declare second_hints (no k = 2 instances)")
+
+    monkeypatch.setattr(type(FAMILIES[FAMILY]), "second_hints", no_second)
+    out = tmp_path / "x.jsonl"
+    with pytest.raises(SystemExit) as exc:
+        generators_cli(["mira", "--tier", "hard", "--family", FAMILY, "--n-hard", "1", "--out", str(out)])
+    assert "does not declare second_hints" in str(exc.value.code) and "was not written" in str(exc.value.code)
+    assert not out.exists()
