@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 OUT    ?= runs/default
 
-.PHONY: run test lint bench clean-venv
+.PHONY: run test lint bench clean-venv hard-checksums
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ bench: $(VENV)/.installed-test
 
 clean-venv:
 	rm -rf $(VENV)
+
+# The hard tier's files (mira_hard*.jsonl, seed 1234, 10 per block) into data/CHECKSUMS; the default split's lines
+# are kept. Run when HARD_TIER_VERSION changes (docs/hard-tier.md).
+hard-checksums: $(VENV)/.installed-run
+	$(PY) scripts/hard_tier_checksums.py
 
 # The vLLM backend for real, on the CPU build of vLLM in its own environment (it pins its own torch,
 # transformers and lark): builds .venv-vllm (about 3.5 GB, a few minutes), then runs the offline engine and

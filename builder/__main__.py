@@ -45,6 +45,8 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--n-a", type=int, help="MIRA-Math instances per Type-A family and difficulty (default 20)")
     e.add_argument("--n-b", type=int, help="MIRA-Math instances per Type-B family and difficulty (default 50)")
     e.add_argument("--difficulties", type=_difficulties, help="MIRA-Math difficulties (default 1,2,3)")
+    e.add_argument("--n-hard", type=int, help="MIRA-Math hard tier (mira_hard, mira_hard_four_shot): instances per "
+                                              "family, difficulty and k (default 10)")
     e.add_argument("--families", type=_csv, help="MIRA-Math families, comma-separated (default: all registered)")
     e.add_argument("--repetitions", type=int, help="Elenchos sessions per (level, mutation set) (default 5)")
     e.add_argument("--configs", type=_configs, help="configs to export, comma-separated (default: all available)")
@@ -111,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
                 n_b=args.n_b,
                 difficulties=args.difficulties,
                 families=args.families,
+                n_hard=args.n_hard,
                 repetitions=args.repetitions,
             )
         except (FileExistsError, FileNotFoundError, ValueError, KeyError, RuntimeError) as exc:

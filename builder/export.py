@@ -61,7 +61,7 @@ def check_counts(overrides: Mapping[str, Any]) -> None:
     from elenchos.sessions import MAX_REPETITIONS
 
     for key, low, high in (("n_a", 0, untrusted.MAX_ROWS), ("n_b", 0, untrusted.MAX_ROWS),
-                           ("repetitions", 1, MAX_REPETITIONS)):
+                           ("n_hard", 1, untrusted.MAX_ROWS), ("repetitions", 1, MAX_REPETITIONS)):
         value = overrides.get(key)
         if value is not None and not low <= value <= high:
             raise ValueError(f"--{key.replace('_', '-')} {value}: must be {low} to {high:,}")

@@ -1,6 +1,7 @@
 """The MIRA-Math configs: ``mira_zero_shot`` and ``mira_few_shot`` (one ``test`` split each), and the slot-notice
 ablation ``mira_zero_shot_notice`` / ``mira_few_shot_notice`` (the same instances, A also told which slot is
-missing; exported only when named, ``--configs``).
+missing; exported only when named, ``--configs``), and the hard tier ``mira_hard`` / ``mira_hard_four_shot``
+(difficulties 4-5, one and two withheld facts; also exported only when named).
 
 Rows are the instances of ``python -m generators mira`` (``schemas/mira_instance.schema.json``), in the
 same order and with the same ids. Everything users select on is a typed column (``type``, ``family``,
@@ -161,4 +162,50 @@ register(_slot_notice_ablation(
     MIRA_FEW_SHOT,
     "The slot-notice ablation of mira_few_shot (the same instances and worked examples, A's view also naming the "
     "withheld slot).",
+))
+
+
+# ------------------------------------------------------------------ the hard tier (docs/hard-tier.md)
+# Records at difficulties 4-5 with one or two withheld facts. Their optional parts differ by k (``verifier.
+# single_hint_witnesses`` and the k = 2 examples' ``requests``/``hints``), so those two fields are JSON text here;
+# the rest is the paper split's shape.
+MIRA_HARD_SHAPE: dict[str, Any] = {**MIRA_SHAPE, "verifier": JSON}
+MIRA_HARD_FOUR_SHOT_SHAPE: dict[str, Any] = {**MIRA_HARD_SHAPE, "few_shot_examples": JSON}
+MIRA_HARD_PARAMS = ("seed", "n_hard", "families")
+
+
+def mira_hard_count(params: Mapping[str, Any], split: str) -> int:
+    from generators.split import HARD_DIFFICULTIES, HARD_KS
+
+    return params["n_hard"] * len(HARD_DIFFICULTIES) * len(HARD_KS) * len(params["families"])
+
+
+def mira_hard_records(params: Mapping[str, Any], split: str, start: int, stop: int) -> Iterator[dict]:
+    import itertools
+
+    from generators.split import generate, hard_slots
+
+    slots = itertools.islice(hard_slots(params["n_hard"], params["families"]), start, stop)
+    whole = list(hard_slots(params["n_hard"], params["families"])) if params["few_shot"] else None
+    yield from generate(slots, params["seed"], few_shot=params["few_shot"], start_index=start, split_slots=whole)
+
+
+def _hard_config(name: str, description: str, shape: dict[str, Any], few_shot: bool) -> ConfigSpec:
+    # Exported only when named (--configs): the tier has its own generator version and its own release tag.
+    return ConfigSpec(name=name, benchmark="mira", description=description, shape=shape, count=mira_hard_count,
+                      records=mira_hard_records, params=MIRA_HARD_PARAMS, fixed={"few_shot": few_shot},
+                      normalize=_normalize, version="generators:HARD_TIER_VERSION", default_export=False)
+
+
+MIRA_HARD = register(_hard_config(
+    "mira_hard",
+    "The MIRA-Math hard tier (docs/hard-tier.md): difficulties 4 and 5, one and two withheld facts, n_hard instances "
+    "per family, difficulty and k, without worked examples.",
+    MIRA_HARD_SHAPE, few_shot=False,
+))
+MIRA_HARD_FOUR_SHOT = register(_hard_config(
+    "mira_hard_four_shot",
+    "The same hard-tier instances with four worked examples per family and k (difficulties 4, 4, 5, 5; the k = 2 "
+    "examples show both requests and both offers).",
+    MIRA_HARD_FOUR_SHOT_SHAPE, few_shot=True,
 ))

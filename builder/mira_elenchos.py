@@ -60,6 +60,7 @@ class BenchConfig(datasets.BuilderConfig):
     n_b: int = 50  # MIRA-Math: instances per Type-B family and difficulty
     difficulties: tuple[int, ...] = (1, 2, 3)
     families: tuple[str, ...] | None = None  # MIRA-Math: None = every registered family
+    n_hard: int = 10  # MIRA-Math hard tier: instances per family, difficulty (4, 5) and k (1, 2)
     repetitions: int = 5  # Elenchos: sessions per (level, mutation set)
 
     def __post_init__(self):
@@ -87,8 +88,13 @@ def record_to_row(spec: ConfigSpec, record: dict[str, Any]) -> dict[str, Any]:
 
 
 def config_version(spec: ConfigSpec) -> Version:
-    """The config's own benchmark generator version (MIRA or Elenchos), so the ``datasets`` cache is keyed by it."""
-    return Version(spec.generator_version() or "0.0.0")
+    """The config's own benchmark generator version (MIRA or Elenchos), so the ``datasets`` cache is keyed by it.
+
+    ``datasets`` takes x.y.z only: a version with a local part (the hard tier's ``2.0.0+hard.1``) is keyed by its
+    x.y.z and keeps the whole version as the description (the export's manifest records the whole version)."""
+    version = spec.generator_version() or "0.0.0"
+    base, plus, _ = version.partition("+")
+    return Version(base, description=version) if plus else Version(version)
 
 
 class MiraElenchos(datasets.GeneratorBasedBuilder):

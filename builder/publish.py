@@ -59,7 +59,10 @@ def release_tag(manifest: Mapping[str, Any]) -> str:
         params = next(c["params"] for c in manifest["configs"].values() if c.get("benchmark", "mira") == bench)
         part = f"{bench}-{version}-seed{params.get('seed')}"
         if bench == "mira":
-            part += f"-{params.get('n_a')}x{params.get('n_b')}"
+            if "n_hard" in params:  # the hard tier (mira_hard)
+                part += f"-hard{params['n_hard']}"
+            else:
+                part += f"-{params.get('n_a')}x{params.get('n_b')}"
             if list(params.get("difficulties", [1, 2, 3])) != [1, 2, 3]:
                 part += "-d" + "".join(str(d) for d in params["difficulties"])
             families = params.get("families")

@@ -110,7 +110,8 @@ def register(spec: ConfigSpec) -> ConfigSpec:
 
 # The four-shot regime's config is named mira_few_shot on the Hub (the export's folder and card); the
 # command lines also accept the name the docs use, mira_four_shot.
-CONFIG_ALIASES = {"mira_four_shot": "mira_few_shot", "mira_four_shot_notice": "mira_few_shot_notice"}
+CONFIG_ALIASES = {"mira_four_shot": "mira_few_shot", "mira_four_shot_notice": "mira_few_shot_notice",
+                  "mira_hard_few_shot": "mira_hard_four_shot", "mira_hard_zero_shot": "mira_hard"}
 
 
 def canonical_config(name: str) -> str:

@@ -214,8 +214,8 @@ def _validate_split(s: Any, where: str, field: str) -> None:
             raise ExportError(f"{where}: {at}.sha256: must be a sha256 (64 hex digits)")
 
 
-PARAM_KINDS: dict[str, Any] = {"seed": int, "n_a": int, "n_b": int, "repetitions": int, "few_shot": bool,
-                               "difficulties": list, "families": list}
+PARAM_KINDS: dict[str, Any] = {"seed": int, "n_a": int, "n_b": int, "n_hard": int, "repetitions": int,
+                               "few_shot": bool, "difficulties": list, "families": list}
 
 
 def _validate_params(name: str, params: dict[str, Any], where: str) -> None:
@@ -238,7 +238,7 @@ def _validate_params(name: str, params: dict[str, Any], where: str) -> None:
             raise ExportError(f"{where}: {field}.{key}: missing")
     if "seed" in params and not -(2**63) <= params["seed"] < 2**63:
         raise ExportError(f"{where}: {field}.seed: out of the 64-bit range")
-    for key in ("n_a", "n_b"):
+    for key in ("n_a", "n_b", "n_hard"):
         if key in params:
             _count(params[key], where, f"{field}.{key}", MAX_ROWS)
     if "repetitions" in params:
@@ -264,6 +264,12 @@ def _validate_params(name: str, params: dict[str, Any], where: str) -> None:
 
 def requested_rows(spec: Any, params: Mapping[str, Any]) -> int:
     """Rows the config's parameters ask for, computed without generating (or listing) anything."""
+    if spec.benchmark == "mira" and "n_hard" in params:
+        from generators.families import FAMILIES
+        from generators.split import HARD_DIFFICULTIES, HARD_KS
+
+        families = params.get("families") or list(FAMILIES)
+        return params["n_hard"] * len(HARD_DIFFICULTIES) * len(HARD_KS) * len(families)
     if spec.benchmark == "mira":
         from generators.split import slot_count
 

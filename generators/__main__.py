@@ -9,12 +9,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from generators import GENERATOR_VERSION
+from generators import GENERATOR_VERSION, HARD_TIER_VERSION
 from generators.argtypes import count
 from generators.families import FAMILIES
 from generators.jsonl import write_jsonl
 from generators.limits import MAX_INSTANCES, cap_jobs
-from generators.split import Slot, generate, iter_typed_slots, slot_count
+from generators.split import HARD_DIFFICULTIES, HARD_KS, Slot, generate, hard_slots, iter_typed_slots, slot_count
 from schemas import schema_errors
 
 
@@ -45,6 +45,11 @@ def add_mira_parser(sub: argparse._SubParsersAction) -> None:
                    help="the four-shot regime: attach the four worked examples per family")
     p.add_argument("--slot-notice", action="store_true",
                    help="the ablation views: A is also told which slot is missing (view_variant slot_notice)")
+    p.add_argument("--tier", choices=("default", "hard"), default="default",
+                   help="default: the paper's typed split (d1-3, one withheld fact); hard: the hard tier (d4 and d5, "
+                        "one and two withheld facts, docs/hard-tier.md), with --n-hard and optionally --family")
+    p.add_argument("--n-hard", type=count(1), default=HARD_PER_BLOCK,
+                   help=f"with --tier hard: instances per family, difficulty and k (default {HARD_PER_BLOCK})")
     p.add_argument("--jobs", type=count(1), default=1, help="worker processes (output is identical; default 1)")
     p.add_argument("--out", required=True, help="output JSONL file (written atomically; replaced only on success)")
     p.add_argument("--json", action="store_true",
@@ -52,8 +57,32 @@ def add_mira_parser(sub: argparse._SubParsersAction) -> None:
                         "a table")
 
 
-def _usage_problem(args: argparse.Namespace) -> str | None:
+HARD_PER_BLOCK = 10  # the hard tier's default: 22 families x 2 difficulties x 2 k x 10 = 880 instances
+DEFAULT_SPLIT_ONLY = ("n_a", "n_b", "difficulties", "n", "difficulty", "slot_notice")
+
+
+def _hard_usage_problem(args: argparse.Namespace, parser: argparse.ArgumentParser | None) -> str | None:
+    """The hard tier takes --n-hard (and --family); the default split's counts and the ablation do not apply."""
+    if args.tier != "hard":
+        return "--n-hard needs --tier hard" if args.n_hard != HARD_PER_BLOCK else None
+    defaults = {name: parser.get_default(name) if parser else None for name in DEFAULT_SPLIT_ONLY}
+    given = [name for name in DEFAULT_SPLIT_ONLY if parser and getattr(args, name) != defaults[name]]
+    if given:
+        flags = ", ".join("--" + name.replace("_", "-") for name in given)
+        return f"{flags}: the default split's options; --tier hard takes --n-hard (and --family)"
+    if args.n_hard * len(HARD_DIFFICULTIES) * len(HARD_KS) * len(_hard_families(args)) > MAX_INSTANCES:
+        return f"--n-hard {args.n_hard} asks for more than {MAX_INSTANCES:,} instances per file (split the work)"
+    return _out_problem(args.out)
+
+
+def _hard_families(args: argparse.Namespace) -> list[str]:
+    return [args.family] if args.family else list(FAMILIES)
+
+
+def _usage_problem(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None) -> str | None:
     """Why these arguments cannot give a good file, checked before any file is touched."""
+    if args.tier == "hard" or args.n_hard != HARD_PER_BLOCK:
+        return _hard_usage_problem(args, parser)
     if args.family is None and (args.n is not None or args.difficulty is not None):
         return "--n and --difficulty need --family (the whole split uses --n-a, --n-b and --difficulties)"
     if args.family is None and args.n_a == 0 and args.n_b == 0:
@@ -100,12 +129,16 @@ def _out_problem(out: str) -> str | None:
 
 
 def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None) -> int:
-    problem = _usage_problem(args)
+    args = _with_defaults(args)
+    problem = _usage_problem(args, parser)
     if problem is not None:
         if parser is not None:
             parser.error(problem)
         raise SystemExit(f"error: {problem}")
-    if args.family:
+    hard = args.tier == "hard"
+    if hard:
+        slots = hard_slots(args.n_hard, _hard_families(args))
+    elif args.family:
         n, diffs = _family_block(args)
         slots = (Slot(args.family, d, i) for d in diffs for i in range(n))
     else:
@@ -117,7 +150,8 @@ def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = 
         for inst in generate(slots, args.seed, few_shot=args.few_shot, jobs=jobs, slot_notice=args.slot_notice):
             if problems := schema_errors("mira_instance", inst):
                 raise SystemExit(f"{inst['id']}: generated record violates the schema: {problems[0]}")
-            counts[f"{inst['family']}/d{inst['requested_difficulty']}"] += 1
+            block = f"d{inst['requested_difficulty']}" + (f"k{inst['minimal_hint_spec']['k_min']}" if hard else "")
+            counts[f"{inst['family']}/{block}"] += 1
             yield inst
 
     out = Path(args.out).resolve() if Path(args.out).is_symlink() else Path(args.out)
@@ -125,16 +159,22 @@ def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = 
         digest = write_jsonl(out, counted())
     except OSError as exc:
         raise SystemExit(f"error: cannot write {args.out}: {exc.strerror or exc}") from None
+    except (NotImplementedError, RuntimeError) as exc:  # a family without d4-5 or k = 2 instances; nothing written
+        if not hard:
+            raise
+        raise SystemExit(f"error: the hard tier cannot be generated: {exc}; {args.out} was not written") from None
     summary = {
         "file": args.out,
         "sha256": digest,
         "instances": sum(counts.values()),
-        "generator_version": GENERATOR_VERSION,
+        "generator_version": HARD_TIER_VERSION if hard else GENERATOR_VERSION,
         "seed": args.seed,
         "few_shot": args.few_shot,
         "view_variant": "slot_notice" if args.slot_notice else "default",
         "counts": dict(counts),
     }
+    if hard:
+        summary["tier"] = "hard"
     print(json.dumps(summary, indent=None) if args.json else summary_table(summary))
     return 0
 
@@ -142,6 +182,8 @@ def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = 
 def summary_table(summary: dict) -> str:
     """The summary for a person: one header line, then instances per family and difficulty."""
     regime = "four-shot" if summary["few_shot"] else "zero-shot"
+    if summary.get("tier") == "hard":
+        regime = "hard tier, " + regime
     if summary.get("view_variant") == "slot_notice":
         regime += ", slot-notice views (ablation)"
     lines = [f"{summary['file']}: {summary['instances']} instances ({regime}, seed {summary['seed']}, generator "
@@ -156,6 +198,14 @@ def summary_table(summary: dict) -> str:
     for family, row in by_family.items():
         lines.append(f"{family:<{width}}  " + "  ".join(f"{row.get(c, 0):>4}" for c in columns))
     return "\n".join(lines)
+
+
+def _with_defaults(args: argparse.Namespace) -> argparse.Namespace:
+    """Namespaces built by callers other than this parser (tests, scripts) may predate --tier and --n-hard."""
+    for name, value in (("tier", "default"), ("n_hard", HARD_PER_BLOCK)):
+        if not hasattr(args, name):
+            setattr(args, name, value)
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:

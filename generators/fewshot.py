@@ -13,6 +13,11 @@ difficulty ``difficulties[k]``) is the first candidate, in a fixed seed order, t
 instance of the family in the split and has facts different from the examples already chosen; candidate 0 is
 the example every earlier release drew (seed namespace ``mira-math-fewshot``), so a family whose examples
 repeated nothing keeps them.
+
+**The hard tier** (docs/hard-tier.md) draws its examples at the tier's difficulties (``HARD_DIFFICULTIES``:
+4, 4, 5, 5), one set for its k = 1 instances and one for its k = 2 instances. A k = 2 example shows the k = 2
+protocol: besides ``request`` and ``hint`` (the first), it lists both in ``requests`` and ``hints``, and every
+hint it shows counts among the texts it shows. k = 1 examples have neither key (the paper split's bytes).
 """
 
 from __future__ import annotations
@@ -23,9 +28,10 @@ from typing import Any
 
 from generators.answers import encode_answer
 from generators.base import Family, is_slot_notice, without_notices
-from generators.instances import derive_seed, render_all, sample_valid
+from generators.instances import derive_seed, render_all, sample_checked
 
 DIFFICULTIES = (1, 2, 2, 3)
+HARD_DIFFICULTIES = (4, 4, 5, 5)  # the hard tier's examples (d4 and d5)
 MAX_CANDIDATES = 64  # per difficulty; a family whose split covers its whole space fails loudly, never loops
 STALE_AFTER = 16  # draws in a row without a view not drawn before: the difficulty's views are all known
 
@@ -42,8 +48,8 @@ def instance_facts(record: dict[str, Any]) -> Facts:
 
 
 def shown_facts(example: dict[str, Any]) -> Facts:
-    """Every constraint text a worked example shows (its hint included)."""
-    return frozenset([*example["constraints"], example["hint"]])
+    """Every constraint text a worked example shows (its hints included: ``hints`` at k > 1)."""
+    return frozenset([*example["constraints"], example["hint"], *example.get("hints", ())])
 
 
 def repeats(facts: Facts, shown: Facts) -> bool:
@@ -66,14 +72,18 @@ def few_shot_examples(
     split_facts: Iterable[Facts] = (),
     slot_notice: bool = False,
     difficulties: Sequence[int] = DIFFICULTIES,
+    k: int = 1,
 ) -> list[dict[str, Any]]:
     """The family's worked examples, none of which repeats any of ``split_facts`` (its instances' facts).
 
     ``slot_notice`` (the ablation) shows A's slot notices in the examples as in the instances; by default the
-    examples show the notice-free view, like the instances.
+    examples show the notice-free view, like the instances. ``k = 2`` draws examples with two withheld facts
+    (the hard tier's k = 2 instances), from seeds of their own.
     """
-    pool = _Pool(family, dataset_seed, list(split_facts), slot_notice)
-    return [pool.take(k, requested) for k, requested in enumerate(difficulties)]
+    if slot_notice and k != 1:
+        raise ValueError("the slot-notice ablation exists for k = 1 only")
+    pool = _Pool(family, dataset_seed, list(split_facts), slot_notice, k, top=max(3, *difficulties))
+    return [pool.take(i, requested) for i, requested in enumerate(difficulties)]
 
 
 class _Pool:
@@ -84,15 +94,18 @@ class _Pool:
     it had not drawn before (the difficulty's views are then all known, and the split holds the rest).
     """
 
-    def __init__(self, family: Family, dataset_seed: int, avoid: list[Facts], slot_notice: bool):
+    def __init__(self, family: Family, dataset_seed: int, avoid: list[Facts], slot_notice: bool, k: int = 1,
+                 top: int = 3):
         self.family, self.dataset_seed, self.avoid, self.slot_notice = family, dataset_seed, avoid, slot_notice
+        self.k, self.top = k, top
         self.chosen: list[Facts] = []
         self.streams: dict[int, list[Candidate]] = {}
 
     def take(self, k: int, requested: int) -> dict[str, Any]:
-        first = derive_seed("mira-math-fewshot", self.dataset_seed, self.family.name, k)
-        streams = (c for d in fallback_order(requested) for c in self.stream(d))
-        for candidate in itertools.chain([_candidate(self.family, first, requested, self.slot_notice)], streams):
+        first = derive_seed("mira-math-fewshot", self.dataset_seed, self.family.name, k, *self._k_part())
+        streams = (c for d in fallback_order(requested, self.top) for c in self.stream(d))
+        first_candidate = _candidate(self.family, first, requested, self.slot_notice, self.k)
+        for candidate in itertools.chain([first_candidate], streams):
             example, facts, shown = candidate
             if facts not in self.chosen and not any(repeats(other, shown) for other in self.avoid):
                 self.chosen.append(facts)
@@ -108,25 +121,30 @@ class _Pool:
             if stale >= STALE_AFTER:
                 return
             if i == len(drawn):
-                seed = derive_seed("mira-math-fewshot-pool", self.dataset_seed, self.family.name, difficulty, i)
-                drawn.append(_candidate(self.family, seed, difficulty, self.slot_notice))
+                seed = derive_seed("mira-math-fewshot-pool", self.dataset_seed, self.family.name, difficulty, i,
+                                   *self._k_part())
+                drawn.append(_candidate(self.family, seed, difficulty, self.slot_notice, self.k))
             stale = stale + 1 if drawn[i][1] in seen else 0
             seen.add(drawn[i][1])
             yield drawn[i]
 
-
-def fallback_order(requested: int) -> list[int]:
-    """The requested difficulty first, then the harder ones, then the easier ones (for a split that uses up
-    every instance of a small difficulty, e.g. graph_path_sums at d1)."""
-    return [requested, *(d for d in (1, 2, 3) if d > requested), *(d for d in (3, 2, 1) if d < requested)]
+    def _k_part(self) -> tuple[str, ...]:
+        """k = 1 seeds are every earlier release's; k = 2 examples draw from seeds of their own."""
+        return () if self.k == 1 else (f"k{self.k}",)
 
 
-def _candidate(family: Family, seed: int, requested: int, slot_notice: bool) -> Candidate:
+def fallback_order(requested: int, top: int = 3) -> list[int]:
+    """The requested difficulty first, then the harder ones up to ``top``, then the easier ones (for a split that
+    uses up every instance of a small difficulty, e.g. graph_path_sums at d1)."""
+    return [requested, *range(requested + 1, top + 1), *range(min(requested, top + 1) - 1, 0, -1)]
+
+
+def _candidate(family: Family, seed: int, requested: int, slot_notice: bool, k: int = 1) -> Candidate:
     difficulty = family.effective_difficulty(requested)
-    z, views, answer, _, _ = sample_valid(family, seed, difficulty)
+    z, views, answer, *_ = sample_checked(family, seed, difficulty, k)
     keys = list(family.keys_for(z))
     facts = render_all(family, without_notices(views.a))
-    example = {
+    example: dict[str, Any] = {
         "family": family.name,
         "difficulty": difficulty,
         "seed": seed,
@@ -139,5 +157,9 @@ def _candidate(family: Family, seed: int, requested: int, slot_notice: bool) -> 
         "answer_type": family.answer_type,
         "answer_keys": keys,
     }
+    if k > 1:  # the k = 2 protocol: one request and one offer per withheld fact
+        hints = views.hints()
+        example["requests"] = [family.canonical_request(h.slot, h.constraint) for h in hints]
+        example["hints"] = [family.render(h.constraint) for h in hints]
     return example, frozenset(facts), shown_facts(example)
 

@@ -36,7 +36,7 @@ from harness.mira.episode import AFTER_OFFER, CONDITIONS, RESPONDER, SOLVER, Epi
 from harness.mira.metrics import instance_metrics
 from harness.mira.run import resolve_regime
 from harness.mira.types import DECLINE_MESSAGE, Responder, ResponderDecision, SolverTurn
-from harness.prompts.mira import problem_text, render_examples, reply_text, solver_system_prompt
+from harness.prompts.mira import example_offers, problem_text, render_examples, reply_text, solver_system_prompt
 from harness.registry import AgentSpec
 
 TOOL_PROMPT_VERSION = "mira-solver-tools/2"  # /2: built on mira-solver/3
@@ -67,8 +67,8 @@ def tool_system_prompt() -> str:
 def tool_examples(examples: list[dict[str, Any]]) -> str:
     """Our worked examples (``harness.prompts.mira.render_examples``) with A's actions written as tool calls."""
     return render_examples(examples, exchange=lambda ex: [
-        "A calls ask_partner: " + json.dumps({"request": ex.get("request", "")}, ensure_ascii=False),
-        f'B offers "{ex.get("hint", "")}"',
+        *(line for request, hint in example_offers(ex) for line in (
+            "A calls ask_partner: " + json.dumps({"request": request}, ensure_ascii=False), f'B offers "{hint}"')),
         "A calls submit_answer: " + json.dumps({"answer": ex.get("answer")}, ensure_ascii=False)])
 
 

@@ -189,15 +189,19 @@ def _views_problem(inst: dict[str, Any]) -> str | None:
 
 
 def _hint_problem(inst: dict[str, Any]) -> str | None:
+    """Every withheld fact (one, or two in the hard tier) has what the responder and the scorer read."""
     hints = inst["minimal_hint_spec"].get("atomic_hints")
-    if not isinstance(hints, list) or not hints or not isinstance(hints[0], dict):
-        return "minimal_hint_spec.atomic_hints must hold one hint"
-    hint = hints[0]
-    for key, kind in (("slot", str), ("text", str), ("constraint", dict), ("request_aliases", list)):
-        if not isinstance(hint.get(key), kind):
-            return f"minimal_hint_spec.atomic_hints[0].{key} is missing or not a {kind.__name__}"
-    if not hint["request_aliases"]:
-        return "minimal_hint_spec.atomic_hints[0].request_aliases is empty"
+    if not isinstance(hints, list) or not hints or not all(isinstance(h, dict) for h in hints):
+        return "minimal_hint_spec.atomic_hints must hold one hint, or one per withheld fact"
+    k = inst["minimal_hint_spec"].get("k_min", 1)
+    if k != len(hints):
+        return f"minimal_hint_spec.k_min is {k!r}, but there are {len(hints)} atomic hints"
+    for i, hint in enumerate(hints):
+        for key, kind in (("slot", str), ("text", str), ("constraint", dict), ("request_aliases", list)):
+            if not isinstance(hint.get(key), kind):
+                return f"minimal_hint_spec.atomic_hints[{i}].{key} is missing or not a {kind.__name__}"
+        if not hint["request_aliases"]:
+            return f"minimal_hint_spec.atomic_hints[{i}].request_aliases is empty"
     return None
 
 

@@ -133,9 +133,9 @@ def render_examples(examples: list[dict[str, Any]], with_reasoning: bool = True,
     A's answer; by default as the JSON actions the solver must produce (the inspect task writes tool calls)."""
     if exchange is None:
         def exchange(ex: dict[str, Any]) -> list[str]:
-            return ["A: " + action_json("request", request=str(ex.get("request", "")), with_reasoning=with_reasoning),
-                    f'B: offers "{ex.get("hint", "")}"',
-                    "A: " + action_json("answer", answer=ex.get("answer"), with_reasoning=with_reasoning)]
+            asked = [line for request, hint in example_offers(ex) for line in (
+                "A: " + action_json("request", request=request, with_reasoning=with_reasoning), f'B: offers "{hint}"')]
+            return [*asked, "A: " + action_json("answer", answer=ex.get("answer"), with_reasoning=with_reasoning)]
     parts = [f"Here are {len(examples)} worked examples of problems of the same kind (their numbers differ "
              "from yours). Each shows the facts agent A had, a good request, B's offer and the final answer."]
     for n, ex in enumerate(examples, start=1):
@@ -148,6 +148,15 @@ def render_examples(examples: list[dict[str, Any]], with_reasoning: bool = True,
         lines.extend(exchange(ex))
         parts.append("\n".join(lines))
     return "\n\n".join(parts)
+
+
+def example_offers(ex: dict[str, Any]) -> list[tuple[str, str]]:
+    """A worked example's (request, B's offer) pairs: one, or one per withheld fact where the example lists
+    ``requests`` and ``hints`` (the hard tier's k = 2 examples)."""
+    requests, hints = ex.get("requests"), ex.get("hints")
+    if isinstance(requests, list) and isinstance(hints, list) and requests:
+        return [(str(r), str(h)) for r, h in zip(requests, hints, strict=False)]
+    return [(str(ex.get("request", "")), str(ex.get("hint", "")))]
 
 
 def asked_for_line(unknowns: list[str]) -> str:
