@@ -36,6 +36,7 @@ import functools
 import itertools
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -116,14 +117,20 @@ MAX_COMPLETIONS = 64  # d4-5: draws whose sums admit more grids are rejected
 _KNOWN: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}  # completions found from a grid (d4-5 sampling)
 
 
+@functools.cache
+def interchanges(n: int) -> tuple[tuple[int, int], ...]:
+    """The 2x2 interchanges of an n x n grid as (mask of one diagonal, mask of the other)."""
+    return tuple(((1 << (n * i + j)) | (1 << (n * k + m)), (1 << (n * i + m)) | (1 << (n * k + j)))
+                 for i, k in itertools.combinations(range(n), 2) for j, m in itertools.combinations(range(n), 2))
+
+
 def completions_of(g: int, n: int) -> tuple[int, ...] | None:
     """Every grid with ``g``'s sums, found from ``g`` by 2x2 interchanges (Ryser: they connect every pair of
     binary matrices with the same margins); much faster than enumerating when the class is small. None when there
     are more than ``MAX_COMPLETIONS`` (such sums leave too much open for one or two cells to settle a cell)."""
     key = (nmargins(g, n), n)
     if key not in _KNOWN:
-        swaps = [((1 << (n * i + j)) | (1 << (n * k + m)), (1 << (n * i + m)) | (1 << (n * k + j)))
-                 for i, k in itertools.combinations(range(n), 2) for j, m in itertools.combinations(range(n), 2)]
+        swaps = interchanges(n)
         seen, todo = {g}, [g]
         while todo:
             grid = todo.pop()
@@ -219,19 +226,6 @@ class GridSpace:
         return tuple(x for x in self.cells() if x != cell and self.is_open(x)
                      and all(not self.is_open(x, side) for side in sides))
 
-    def pair_settles(self, c1: tuple[int, int], v1: int, c2: tuple[int, int], v2: int,
-                     target: tuple[int, int]) -> bool:
-        """(c1, c2) = (v1, v2) fixes the target, and flipping either one alone fixes it to the other value."""
-        t = self.ones[target]
-        both = self.where(c1, v1) & self.where(c2, v2)
-        if not both or both & t not in (0, both):
-            return False
-        value = 1 if both & t else 0
-        for flipped in (self.where(c1, 1 - v1) & self.where(c2, v2), self.where(c1, v1) & self.where(c2, 1 - v2)):
-            if not flipped or flipped & t != (flipped if value == 0 else 0):
-                return False
-        return True
-
 
 def cell_constraint(
     grid: list[list[int]], cell: tuple[int, int], target: tuple[int, int], space: GridSpace
@@ -244,12 +238,34 @@ def cell_constraint(
 
 def cell_pairs(space: GridSpace, grid: list[list[int]], target: tuple[int, int]) -> list[tuple[tuple[int, int], ...]]:
     """The k = 2 pairs for ``target``: open cells (c1, c2), neither of which settles it, that settle it together
-    with their true values, each flip of one flipping it (``GridSpace.pair_settles``), and whose ``settles``
+    with their true values, each flip of one alone flipping it, and whose ``settles``
     lists share no cell (a request for a cell both facts fix would ask for two things)."""
-    open_cells = [c for c in space.cells() if c != target and space.is_open(c)]
-    return [(c1, c2) for c1, c2 in itertools.combinations(open_cells, 2)
-            if space.pair_settles(c1, grid[c1[0]][c1[1]], c2, grid[c2[0]][c2[1]], target)
-            and not set(space.fixed_by(c1, target)) & set(space.fixed_by(c2, target))]
+    return list(_pairs(space, grid, target))
+
+
+def has_cell_pair(space: GridSpace, grid: list[list[int]], target: tuple[int, int]) -> bool:
+    return next(_pairs(space, grid, target), None) is not None
+
+
+def _pairs(space: GridSpace, grid: list[list[int]], target: tuple[int, int]) -> Iterator[tuple[tuple[int, int], ...]]:
+    good = space.where(target, grid[target[0]][target[1]])  # the grids with the target's true value
+    bad = space.every & ~good
+    # each cell of a pair meets the true target value with its true value, and the other value both with its true
+    # value and (flipped) with its other value: a necessary filter that keeps the pair search small
+    sides = {}
+    for c in space.cells():
+        if c == target or not space.is_open(c):
+            continue
+        true, other = space.where(c, grid[c[0]][c[1]]), space.where(c, 1 - grid[c[0]][c[1]])
+        if true & good and true & bad and other & bad:
+            sides[c] = (true, other)
+    for c1, c2 in itertools.combinations(sides, 2):
+        (t1, o1), (t2, o2) = sides[c1], sides[c2]
+        both, flip1, flip2 = t1 & t2, o1 & t2, t1 & o2
+        if not (both and flip1 and flip2) or both & bad or flip1 & good or flip2 & good:
+            continue
+        if not set(space.fixed_by(c1, target)) & set(space.fixed_by(c2, target)):
+            yield c1, c2
 
 
 def qualifying_hints(g: int, target: tuple[int, int]) -> list[tuple[int, int]]:
@@ -336,7 +352,7 @@ class DiscreteTomography(Family):
         if not open_cells:
             raise Reject("the sums determine the whole grid")
         settling = {t: [c for c in open_cells if c != t and space.settles(c, t)] for t in open_cells}
-        targets = [t for t in open_cells if settling[t] or cell_pairs(space, rows, t)]
+        targets = [t for t in open_cells if settling[t] or has_cell_pair(space, rows, t)]
         if not targets:
             raise Reject("no cell that one cell, or two cells together, settle")
         target = rng.choice(targets)
