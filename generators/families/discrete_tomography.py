@@ -118,10 +118,14 @@ _KNOWN: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}  # completions f
 
 
 @functools.cache
-def interchanges(n: int) -> tuple[tuple[int, int], ...]:
-    """The 2x2 interchanges of an n x n grid as (mask of one diagonal, mask of the other)."""
-    return tuple(((1 << (n * i + j)) | (1 << (n * k + m)), (1 << (n * i + m)) | (1 << (n * k + j)))
-                 for i, k in itertools.combinations(range(n), 2) for j, m in itertools.combinations(range(n), 2))
+def interchanges(n: int) -> tuple[tuple[int, int, int], ...]:
+    """The 2x2 interchanges of an n x n grid as (mask of one diagonal, mask of the other, both)."""
+    out = []
+    for i, k in itertools.combinations(range(n), 2):
+        for j, m in itertools.combinations(range(n), 2):
+            one, other = (1 << (n * i + j)) | (1 << (n * k + m)), (1 << (n * i + m)) | (1 << (n * k + j))
+            out.append((one, other, one | other))
+    return tuple(out)
 
 
 def completions_of(g: int, n: int) -> tuple[int, ...] | None:
@@ -134,13 +138,12 @@ def completions_of(g: int, n: int) -> tuple[int, ...] | None:
         seen, todo = {g}, [g]
         while todo:
             grid = todo.pop()
-            for one, other in swaps:
-                for have, want in ((one, other), (other, one)):
-                    if grid & (one | other) == have:
-                        nxt = grid ^ have ^ want
-                        if nxt not in seen:
-                            seen.add(nxt)
-                            todo.append(nxt)
+            for one, other, both in swaps:
+                if (grid & both) in (one, other):  # one diagonal set, the other clear: swap them
+                    nxt = grid ^ both
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
             if len(seen) > MAX_COMPLETIONS:
                 return None
         if len(_KNOWN) > 4096:
