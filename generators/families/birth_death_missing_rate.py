@@ -6,6 +6,10 @@ every other rate (in order, the withheld one absent from the list), B holds the 
 ablation also tells A which one is missing. Target: pi_s for s ~ Unif[0, n-1], as a
 reduced fraction; draws whose answer has a denominator above 300 are rejected (the paper's rule).
 
+Hard tier (docs/hard-tier.md): the same rule one and two steps on, n = 6 / 7 states and rates up to 11 / 13 at
+d4 / d5, with the denominator cap raised to 600 / 1000 (``max_denominator``). k = 2 withholds a second rate, any
+other of the 2(n-1) (``second_hints``); A's chain statement names every rate and none as missing, so it stands.
+
 pi_s is strictly monotone in every single rate (decreasing in a rate on the far side of s, increasing in one on
 the near side), so any other admissible value of the withheld rate changes the target: A's view never
 determines it, and the validator's witness is simply another rate value from A's stated range.
@@ -19,12 +23,13 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note
+from generators.base import Constraint, Family, HintSlot, Reject, Views, absent_slots, missing_slot_note
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.linalg import solve_unique
 
 MAX_DENOMINATOR = 300
+HARD_MAX_DENOMINATOR = {4: 600, 5: 1000}  # the hard tier's larger denominators (d1-3 keep the paper's 300)
 RATE_MIN = 1
 _SLOT = re.compile(r"^(lambda|mu)_(\d+)$")
 
@@ -73,6 +78,10 @@ def stationary_global_balance(lambdas: list[int], mus: list[int]) -> list[Fracti
         q[i][i] = -sum(q[i])
     rows = [[q[i][j] for i in range(n)] for j in range(n)] + [[Fraction(1)] * n]
     return solve_unique(rows, [Fraction(0)] * n + [Fraction(1)])
+
+
+def max_denominator(difficulty: int) -> int:
+    return HARD_MAX_DENOMINATOR.get(difficulty, MAX_DENOMINATOR)
 
 
 def rate_slot(c: Constraint) -> str:
@@ -139,8 +148,9 @@ class BirthDeathMissingRate(Family):
         missing = all_slots(n)[rng.randrange(2 * (n - 1))]  # uniform over all 2(n-1) rates
         target = rng.randrange(n)
         weights = stationary_weights(lambdas, mus)
-        if Fraction(weights[target], sum(weights)).denominator > MAX_DENOMINATOR:
-            raise Reject(f"pi_{target} has a denominator above {MAX_DENOMINATOR}")
+        cap = max_denominator(difficulty)
+        if Fraction(weights[target], sum(weights)).denominator > cap:
+            raise Reject(f"pi_{target} has a denominator above {cap}")
         return {
             "n_states": n,
             "rate_min": RATE_MIN,
@@ -208,6 +218,10 @@ class BirthDeathMissingRate(Family):
         mus = [rates[f"mu_{i}"] for i in range(1, n)]
         weights = stationary_weights(lambdas, mus)
         return Fraction(weights[s], sum(weights))
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: any other rate of the chain (pi_s is strictly monotone in each, so each alone leaves it open)."""
+        return [HintSlot(c, rate_slot(c), c["value"]) for c in views.a if c["type"] in ("birth_rate", "death_rate")]
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         try:

@@ -8,6 +8,10 @@ but R_k (k uniform), in order, R_k absent from the list (only the slot-notice ab
 B holds R_k. Answer: R_eq as a reduced fraction; draws with
 a denominator above 500 are rejected (the authors' release rule; the paper states none).
 
+Hard tier (docs/hard-tier.md): the same rule one and two steps on, n = 9 / 11 resistors of up to 14 / 17 ohms at
+d4 / d5, with the denominator cap raised to 1000 / 2000 (``max_denominator``). k = 2 withholds a second
+resistance, any other R_j (``second_hints``); A's network statement names every resistor and none as missing.
+
 R_eq is strictly increasing in every resistance of a series-parallel network (d/da of a + b is 1 and of
 ab/(a + b) is (b/(a + b))^2 > 0), so every other admissible value of R_k changes the answer.
 """
@@ -20,16 +24,21 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note
+from generators.base import Constraint, Family, HintSlot, Reject, Views, absent_slots, missing_slot_note
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 MAX_DENOMINATOR = 500
+HARD_MAX_DENOMINATOR = {4: 1000, 5: 2000}  # the hard tier's larger denominators (d1-3 keep 500)
 R_MIN = 1
 CONNECTIONS = ("series", "parallel")
 _SLOT = re.compile(r"^R(\d+)$")
 
 Tree = list  # ["leaf", k] | ["series" | "parallel", Tree, Tree]
+
+
+def max_denominator(difficulty: int) -> int:
+    return HARD_MAX_DENOMINATOR.get(difficulty, MAX_DENOMINATOR)
 
 
 def combine(connection: str, a: Fraction, b: Fraction) -> Fraction:
@@ -131,8 +140,9 @@ class CircuitMissingResistance(Family):
         label_leaves(tree, names)
         values = [rng.randint(R_MIN, hi) for _ in range(n)]  # values[k-1] is R_k
         missing = rng.randint(1, n)
-        if tree_resistance(tree, values).denominator > MAX_DENOMINATOR:
-            raise Reject(f"R_eq has a denominator above {MAX_DENOMINATOR}")
+        cap = max_denominator(difficulty)
+        if tree_resistance(tree, values).denominator > cap:
+            raise Reject(f"R_eq has a denominator above {cap}")
         return {"n_resistors": n, "r_min": R_MIN, "r_max": hi, "tree": tree, "values": values, "missing": missing}
 
     def views(self, z: dict[str, Any]) -> Views:
@@ -216,6 +226,10 @@ class CircuitMissingResistance(Family):
             return combine(connection, value(left), value(right))
 
         return value(network)
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: any other resistance (R_eq is strictly increasing in each, so each alone leaves it open)."""
+        return [HintSlot(c, f"R{c['resistor']}", c["value"]) for c in views.a if c["type"] == "resistance"]
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         try:

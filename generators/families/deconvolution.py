@@ -13,6 +13,10 @@ kernel must not be a scaled delta (otherwise the equations decouple).
 
 A is told that x is an integer vector (and nothing about its range), so the witness moves y_{k*} by the smallest
 step that keeps x integral.
+
+Hard tier (docs/hard-tier.md): the paper caps n at 5 and m at 3 from d2 on; d4 / d5 take the rule on, n = 6 / 7
+samples, kernels of m = 4 / 5 taps, entries in [-6, 6] / [-7, 7] (``dimensions``). k = 2 withholds a second
+measured sample, any other y_j (``second_hints``); A's statement lists every measured sample, none as missing.
 """
 
 from __future__ import annotations
@@ -24,11 +28,18 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note, one
+from generators.base import Constraint, Family, HintSlot, Reject, Views, absent_slots, missing_slot_note, one
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 _SLOT = re.compile(r"^y_(\d+)$")
+
+
+def dimensions(difficulty: int) -> tuple[int, int, int]:
+    """(n, m, bound): signal length, kernel length, entry bound. d1-3 are the paper's; d4-5 the hard tier's."""
+    if difficulty >= 4:
+        return difficulty + 2, difficulty, 2 + difficulty
+    return 3 + min(difficulty, 2), 2 if difficulty <= 1 else 3, 2 + difficulty
 
 
 def convolve(x: list[int], h: list[int]) -> list[int]:
@@ -78,7 +89,7 @@ class Deconvolution(Family):
     answer_type = "dict_int"
 
     def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
-        n, m, bound = 3 + min(difficulty, 2), 2 if difficulty <= 1 else 3, 2 + difficulty
+        n, m, bound = dimensions(difficulty)
         x = [rng.randint(-bound, bound) for _ in range(n)]
         h = [rng.choice([v for v in range(-bound, bound + 1) if v != 0])]
         h += [rng.randint(-bound, bound) for _ in range(m - 1)]
@@ -158,6 +169,10 @@ class Deconvolution(Family):
                 raise Inconsistent(f"the samples force a non-integer x{k}")
             x.append(acc // h[0])
         return tuple(x)
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: any other measured sample (each one is a pivot of the triangular system)."""
+        return [HintSlot(c, f"y_{c['index']}", c["value"]) for c in views.a if c["type"] == "conv_eq"]
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         try:

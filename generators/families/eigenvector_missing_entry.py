@@ -12,6 +12,12 @@ M is drawn uniformly in [-K, K] except one pivot entry per row, solved from the 
 until it is an integer in [-K, K]; column j stays uniform. A is told M is an integer matrix, all of v, that v is
 an eigenvector (lambda itself is not given: it follows from any row with v[r] != 0) and every other entry of M, row
 by row, the withheld one absent from the list (only the slot-notice ablation says which entry is missing).
+
+Hard tier (docs/hard-tier.md): the rule needs no extension, n = 5 / 6 and K = 9 / 11 at d4 / d5. k = 2 withholds a
+second entry of column j (``second_hints``): only entries of that column are free (every other one is pinned by its
+row's eigen-equation, so withholding it would lose nothing), and one of them, M[r][j] with r != i, enters the
+target only when the target column is t = j, with coefficient M[i][r] != 0. So a k = 2 instance needs t = j (a
+draw without such an entry is rejected); A's statement names every entry and none as missing, so it stands.
 """
 
 from __future__ import annotations
@@ -21,7 +27,16 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from generators.base import Constraint, Family, Reject, Views, absent_slots, missing_slot_note, stated_size
+from generators.base import (
+    Constraint,
+    Family,
+    HintSlot,
+    Reject,
+    Views,
+    absent_slots,
+    missing_slot_note,
+    stated_size,
+)
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.slots import (
@@ -236,6 +251,14 @@ class EigenvectorMissingEntry(Family):
         if x.denominator != 1 or eigen_residual(with_x(x.numerator), v) is None:
             raise Inconsistent("no integer value of the missing entry makes v an eigenvector")
         return [x.numerator]
+
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: another entry M[r][j] of the free column j that the target depends on (t = j, M[i][r] != 0)."""
+        (i, j), (_, t), m = z["missing"], z["target"], z["M"]
+        if t != j:
+            return []
+        return [HintSlot(c, entry_slot(c["row"], c["col"]), c["value"]) for c in views.a
+                if c["type"] == "matrix_entry" and c["col"] == j and c["row"] != i and m[i][c["row"]] != 0]
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         return nearby_values(hint)

@@ -11,6 +11,16 @@ principle every interior value depends (with a positive coefficient) on every no
 A is told the grid, the equations, that all cell values are integers, and every other boundary value, in order,
 the withheld one absent from the list (only the slot-notice ablation says which one is missing); B holds only that
 value.
+
+Hard tier (docs/hard-tier.md): the grid grows one and two steps on, n = 6 / 7 at d4 / d5 (16 / 25 interior cells).
+The scale factor there would be 6600 / 102960 (boundary values up to about 720,000), so the d4-5 draw goes from the
+inside out (``harmonic_cells``): the innermost cells are drawn from Unif[-5d, 5d], and each ring outwards takes the
+values the equations of the ring inside it ask for (where an equation has several outer neighbours, all but one
+are drawn near an equal share, offset by Unif[-5d, 5d]); corners are drawn from Unif[-5d, 5d]. Boundary values stay
+in the hundreds; every cell is an integer and the interior is still the unique solution, so the family's solvers and
+checks are unchanged; a witness moves the withheld value by the smallest step that keeps the interior integral
+(``integral_step``). k = 2 withholds a second non-corner boundary value (``second_hints``): every interior value
+depends on each with a positive coefficient.
 """
 
 from __future__ import annotations
@@ -19,22 +29,32 @@ import random
 import re
 from fractions import Fraction
 from functools import cache
-from math import lcm
+from math import gcd, lcm
 from operator import mul
 from typing import Any
 
-from generators.base import Constraint, Family, Views, absent_slots, lin_text, missing_slot_note, stated_size
+from generators.base import (
+    Constraint,
+    Family,
+    HintSlot,
+    Views,
+    absent_slots,
+    lin_text,
+    missing_slot_note,
+    stated_size,
+)
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import coordinate, det, rref
-from generators.linalg import solve_unique
 
 SCALE = {4: 24, 5: 224}
+HARD_SIZE = {4: 6, 5: 7}  # the hard tier's d4 / d5 grids
+HARD_TOP = {4: 20, 5: 25}  # their innermost values (and each free share's offset): Unif[-5d, 5d]
 _VAR = re.compile(r"^u_(\d+)_(\d+)$")
 
 
 def grid_size(difficulty: int) -> int:
-    return 4 if difficulty <= 1 else 5
+    return HARD_SIZE.get(difficulty, 4 if difficulty <= 1 else 5)
 
 
 def var(i: int, j: int) -> str:
@@ -78,17 +98,55 @@ def green(n: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
     factor (24 for n = 4, 224 for n = 5), so S·G is an integer matrix."""
     cells = interior(n)
     index = {c: k for k, c in enumerate(cells)}
+    size = len(cells)
     rows = []
-    for i, j in cells:
-        row = [Fraction(0)] * len(cells)
-        row[index[i, j]] = Fraction(4)
+    for i, j in cells:  # [4I - adjacency | I], inverted by one fraction-free Gauss-Jordan
+        row = [0] * (2 * size)
+        row[index[i, j]] = 4
         for nb in neighbours(i, j):
             if nb in index:
-                row[index[nb]] = Fraction(-1)
+                row[index[nb]] = -1
+        row[size + index[i, j]] = 1
         rows.append(row)
-    columns = [solve_unique(rows, [Fraction(int(k == e)) for k in range(len(cells))]) for e in range(len(cells))]
-    scale = lcm(*(x.denominator for col in columns for x in col))
-    return scale, tuple(tuple(int(columns[e][k] * scale) for e in range(len(cells))) for k in range(len(cells)))
+    reduced, _ = rref(rows, size)  # nonsingular (diagonally dominant): pivot k in row k
+    inverse = [[Fraction(x, row[k]) for x in row[size:]] for k, row in enumerate(reduced)]
+    scale = lcm(*(x.denominator for row in inverse for x in row))
+    return scale, tuple(tuple(int(x * scale) for x in row) for row in inverse)
+
+
+def integral_step(n: int, cell: tuple[int, int]) -> int:
+    """The smallest change of boundary ``cell`` that keeps every interior value an integer (the lcm of the
+    denominators of its column of the inverse operator)."""
+    scale, g = green(n)
+    inside = interior(n)
+    near = [inside.index(nb) for nb in neighbours(*cell) if nb in inside]
+    if not near:
+        return 1
+    return scale // gcd(scale, *(row[near[0]] for row in g))
+
+
+def harmonic_cells(rng: random.Random, n: int, top: int) -> dict[tuple[int, int], int]:
+    """Integer values on every cell of an n x n grid whose interior satisfies the Laplace equation, built from the
+    inside out: the interior is such a grid of side n - 2 (drawn the same way; sides 1 and 2 are drawn from
+    Unif[-top, top]), then each interior cell's equation gives its boundary neighbours' sum (all but the last of
+    them drawn near an equal share, the last the rest: each non-corner boundary cell has one interior neighbour),
+    and the corners, which no equation uses, are drawn from Unif[-top, top]."""
+    if n <= 2:
+        return {(i, j): rng.randint(-top, top) for i in range(n) for j in range(n)}
+    cells = {(i + 1, j + 1): v for (i, j), v in harmonic_cells(rng, n - 2, top).items()}
+    for i, j in interior(n):
+        outside = [nb for nb in neighbours(i, j) if nb not in cells]
+        if not outside:
+            continue
+        need = 4 * cells[i, j] - sum(cells[nb] for nb in neighbours(i, j) if nb in cells)
+        share = need // len(outside)
+        for nb in outside[:-1]:
+            cells[nb] = share + rng.randint(-top, top)
+            need -= cells[nb]
+        cells[outside[-1]] = need
+    for corner in ((0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)):
+        cells[corner] = rng.randint(-top, top)
+    return cells
 
 
 @cache
@@ -161,6 +219,13 @@ class LaplaceGrid(Family):
     # ------------------------------------------------------------------ sampling
     def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
         n = grid_size(difficulty)
+        if difficulty >= 4:
+            cells = harmonic_cells(rng, n, HARD_TOP[difficulty])
+            values = [[i, j, cells[i, j]] for i, j in boundary(n)]
+            hidden = rng.choice([c for c in boundary(n) if not is_corner(n, *c)])
+            target = rng.choice(interior(n))
+            return {"n": n, "scale": green(n)[0], "boundary": values, "missing": list(hidden),
+                    "target": list(target)}
         scale, top = SCALE[n], 2 + difficulty
         values = [[i, j, scale * rng.randint(-top, top)] for i, j in boundary(n)]
         hidden = rng.choice([c for c in boundary(n) if not is_corner(n, *c)])
@@ -291,8 +356,20 @@ class LaplaceGrid(Family):
             raise Inconsistent(f"{tv} = {value} is not an integer")
         return value.numerator
 
+    def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
+        """k = 2: another non-corner boundary value (every interior value depends on each)."""
+        n = z["n"]
+        return [HintSlot(c, c["var"], c["value"]) for c in views.a
+                if c["type"] == "value" and not is_corner(n, *parse_var(c["var"]))]
+
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
-        step = SCALE.get(target["grid_size"], 1)
+        n = target["grid_size"]
+        if n in SCALE:  # the paper's grids: boundary values are multiples of the scale factor
+            step = SCALE[n]
+        elif isinstance(n, int) and n >= 3 and _VAR.match(hint.get("var", "")):
+            step = integral_step(n, parse_var(hint["var"]))
+        else:
+            step = 1
         for k in (1, -1, 2, -2):
             yield {**hint, "value": hint["value"] + k * step}
 

@@ -165,3 +165,24 @@ def test_family_specific_corruptions_are_rejected() -> None:
     inst = json.loads(json.dumps(base))  # the text of a rate drifts from its machine form
     inst["agent_views"][0]["private_data"]["constraints_text"][2] += " (approximately)"
     assert any("constraints_text" in f for f, _ in instance_problems(inst))
+
+
+def hard(difficulty: int, index: int, k: int = 1) -> dict:
+    return build_instance(FAMILY, instance_id=f"bir-{index:06d}", dataset_seed=29, requested_difficulty=difficulty,
+                          index=index, k=k)
+
+
+def test_d4_and_d5_have_more_states_and_wider_rates_than_d3() -> None:
+    sizes = {d: {(hard(d, i)["global_metadata"]["latent"]["n_states"], hard(d, i)["global_metadata"]["latent"][
+        "rate_max"]) for i in range(3)} for d in (3, 4, 5)}
+    assert sizes == {3: {(5, 9)}, 4: {(6, 11)}, 5: {(7, 13)}}
+
+
+def test_a_k2_instance_withholds_two_rates_of_the_chain() -> None:
+    inst = hard(5, 0, k=2)
+    hints = inst["minimal_hint_spec"]["atomic_hints"]
+    assert [h["kind"] in ("birth_rate", "death_rate") for h in hints] == [True, True]
+    slots = {h["slot"] for h in hints}
+    assert len(slots) == 2 and slots == set(inst["verifier"]["candidate_slots"])
+    given = [c for c in inst["agent_views"][0]["private_data"]["constraints_machine"] if c["type"] != "domain"]
+    assert len(given) == 2 * (7 - 1) - 2

@@ -167,3 +167,25 @@ def test_family_specific_corruptions_are_rejected() -> None:
     inst = json.loads(json.dumps(base))  # the target points at a sub-network
     inst["target"]["network"] = "G1"
     assert instance_problems(inst)
+
+
+def hard(difficulty: int, index: int, k: int = 1) -> dict:
+    return build_instance(FAMILY, instance_id=f"cir-{index:06d}", dataset_seed=29, requested_difficulty=difficulty,
+                          index=index, k=k)
+
+
+def test_d4_and_d5_have_more_and_larger_resistors_than_d3() -> None:
+    def size(d: int, i: int) -> tuple[int, int]:
+        z = hard(d, i)["global_metadata"]["latent"]
+        return z["n_resistors"], z["r_max"]
+
+    assert {d: {size(d, i) for i in range(3)} for d in (3, 4, 5)} == {3: {(7, 11)}, 4: {(9, 14)}, 5: {(11, 17)}}
+
+
+def test_a_k2_instance_withholds_two_resistances() -> None:
+    inst = hard(5, 0, k=2)
+    hints = inst["minimal_hint_spec"]["atomic_hints"]
+    assert [h["kind"] for h in hints] == ["resistance", "resistance"]
+    assert sorted(h["slot"] for h in hints) == sorted(inst["verifier"]["candidate_slots"])
+    given = [c for c in inst["agent_views"][0]["private_data"]["constraints_machine"] if c["type"] == "resistance"]
+    assert len(given) == 11 - 2

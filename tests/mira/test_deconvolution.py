@@ -143,3 +143,28 @@ def test_family_specific_corruptions_are_rejected() -> None:
     w["constraint"]["value"] += 1
     w["text"] = FAMILY.render(w["constraint"])
     assert any("witness" in f for f, _ in instance_problems(inst))
+
+
+def hard(difficulty: int, index: int, k: int = 1) -> dict:
+    return build_instance(FAMILY, instance_id=f"dec-{index:06d}", dataset_seed=29, requested_difficulty=difficulty,
+                          index=index, k=k)
+
+
+def test_d4_and_d5_have_longer_signals_and_kernels_than_d3() -> None:
+    def size(d: int, i: int) -> tuple[int, int, int]:
+        z = hard(d, i)["global_metadata"]["latent"]
+        return len(z["x"]), len(z["h"]), max(abs(v) for v in z["x"] + z["h"])
+
+    sizes = {d: [size(d, i) for i in range(6)] for d in (3, 4, 5)}
+    for d, (n, m, bound) in {3: (5, 3, 5), 4: (6, 4, 6), 5: (7, 5, 7)}.items():
+        assert {s[:2] for s in sizes[d]} == {(n, m)} and max(s[2] for s in sizes[d]) <= bound
+    assert max(s[2] for s in sizes[5]) > 5
+
+
+def test_a_k2_instance_withholds_two_measured_samples() -> None:
+    inst = hard(5, 0, k=2)
+    hints = inst["minimal_hint_spec"]["atomic_hints"]
+    assert [h["kind"] for h in hints] == ["conv_eq", "conv_eq"]
+    assert sorted(h["slot"] for h in hints) == sorted(inst["verifier"]["candidate_slots"])
+    given = [c for c in inst["agent_views"][0]["private_data"]["constraints_machine"] if c["type"] == "conv_eq"]
+    assert len(given) == 7 - 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 
 import pytest
 
@@ -192,3 +193,49 @@ def test_rule_responder_reads_each_candidate_cell_as_its_own_quantity() -> None:
     for request in (f"What are {hint['slot']} and {first}?", f"What are {first} and {second}?"):
         got = judge(request, lexicon)
         assert (got.offer, got.rule) == (False, "two_quantities"), request
+
+
+def hard(difficulty: int, index: int, k: int = 1) -> dict:
+    return build_instance(FAMILY, instance_id=f"dis-{index:06d}", dataset_seed=29, requested_difficulty=difficulty,
+                          index=index, k=k)
+
+
+def test_d4_and_d5_are_real_difficulties_with_4x4_and_5x5_grids() -> None:
+    assert [FAMILY.effective_difficulty(d) for d in (1, 2, 3, 4, 5)] == [1, 1, 1, 4, 5]
+    for d, n in ((3, 3), (4, 4), (5, 5)):
+        for i in range(3):
+            inst = hard(d, i)
+            grid = inst["global_metadata"]["latent"]["grid"]
+            assert len(grid) == n and {len(row) for row in grid} == {n}
+            sums = [c for c in inst["agent_views"][0]["private_data"]["constraints_machine"] if "sum" in c["type"]]
+            assert len(sums) == 2 * n
+            assert inst["request_budget"] == 3 * (1 if d == 3 else d)
+
+
+def test_interchanges_find_every_grid_the_enumeration_finds() -> None:
+    from generators.families.discrete_tomography import _enumerate, completions_of, nmargins
+
+    rng = random.Random(5)
+    for n in (4, 5):
+        for _ in range(30):
+            g = rng.randrange(1 << (n * n))
+            found = completions_of(g, n)
+            if found is not None:
+                assert found == _enumerate(nmargins(g, n), n)
+
+
+def test_a_k2_instance_withholds_two_cells_neither_settling_the_target_alone() -> None:
+    for i in range(3):
+        inst = hard(4 + i % 2, i, k=2)
+        hints = inst["minimal_hint_spec"]["atomic_hints"]
+        assert [h["kind"] for h in hints] == ["cell", "cell"]
+        view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+        assert not [c for c in view_a if c["type"] == "cell"]
+        for hint in hints:
+            assert hint["slot"] in inst["verifier"]["candidate_slots"]
+            with pytest.raises(NotUnique):
+                FAMILY.solve([*view_a, hint["constraint"]], inst["target"])
+        both = FAMILY.solve([*view_a, *(h["constraint"] for h in hints)], inst["target"])
+        assert both == inst["global_solution"]["value"]
+        first, second = (set(h["constraint"]["settles"]) for h in hints)
+        assert not first & second

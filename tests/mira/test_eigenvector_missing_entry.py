@@ -166,3 +166,29 @@ def test_witness_is_another_integer_entry() -> None:
     bad = copy.deepcopy(inst)
     bad["verifier"]["underdetermination_witness"]["constraint"]["value"] = hint["value"]
     assert instance_problems(bad)
+
+
+def hard(difficulty: int, index: int, k: int = 1) -> dict:
+    return build_instance(FAMILY, instance_id=f"eig-{index:06d}", dataset_seed=29, requested_difficulty=difficulty,
+                          index=index, k=k)
+
+
+def test_d4_and_d5_have_larger_matrices_and_entries_than_d3() -> None:
+    def size(d: int, i: int) -> tuple[int, int]:
+        z = hard(d, i)["global_metadata"]["latent"]
+        assert len(z["M"]) == z["n"] and max(abs(x) for row in z["M"] for x in row) <= z["entry_bound"]
+        return z["n"], z["entry_bound"]
+
+    assert {d: {size(d, i) for i in range(3)} for d in (3, 4, 5)} == {3: {(4, 7)}, 4: {(5, 9)}, 5: {(6, 11)}}
+
+
+def test_a_k2_instance_withholds_two_entries_of_the_free_column() -> None:
+    for index in range(3):
+        inst = hard(5, index, k=2)
+        z = inst["global_metadata"]["latent"]
+        (i, j), (_, t) = z["missing"], z["target"]
+        hints = inst["minimal_hint_spec"]["atomic_hints"]
+        assert [h["kind"] for h in hints] == ["matrix_entry", "matrix_entry"]
+        assert t == j and [h["constraint"]["col"] for h in hints] == [j, j]
+        assert hints[0]["constraint"]["row"] == i and hints[1]["constraint"]["row"] != i
+        assert z["v"][j] == 0 and z["M"][i][hints[1]["constraint"]["row"]] != 0

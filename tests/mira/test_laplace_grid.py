@@ -155,3 +155,39 @@ def test_hidden_cell_varies_never_a_corner() -> None:
         assert hint["request_aliases"][0] == f"the boundary value {hint['slot']}"
         assert hint["slot"] not in [FAMILY.slot_name(c) for c in a]
     assert len(slots) >= 6
+
+
+def hard(difficulty: int, index: int, k: int = 1) -> dict:
+    return build_instance(FAMILY, instance_id=f"lap-{index:06d}", dataset_seed=29, requested_difficulty=difficulty,
+                          index=index, k=k)
+
+
+def test_d4_and_d5_have_larger_grids_than_d3() -> None:
+    for d, n in ((3, 5), (4, 6), (5, 7)):
+        for i in range(3):
+            inst = hard(d, i)
+            assert inst["global_metadata"]["latent"]["n"] == n == inst["target"]["grid_size"]
+            view_a = inst["agent_views"][0]["private_data"]["constraints_machine"]
+            equations = [c for c in view_a if c["type"] == "lin_eq"]
+            assert len(equations) == (n - 2) ** 2
+
+
+def test_harmonic_cells_satisfy_every_interior_equation() -> None:
+    from generators.families.laplace_grid import harmonic_cells, interior, neighbours
+
+    rng = random.Random(3)
+    for n in (3, 6, 7):
+        cells = harmonic_cells(rng, n, 25)
+        assert len(cells) == n * n
+        for i, j in interior(n):
+            assert 4 * cells[i, j] == sum(cells[nb] for nb in neighbours(i, j))
+
+
+def test_a_k2_instance_withholds_two_non_corner_boundary_values() -> None:
+    inst = hard(5, 0, k=2)
+    hints = inst["minimal_hint_spec"]["atomic_hints"]
+    assert [h["kind"] for h in hints] == ["value", "value"]
+    for h in hints:
+        i, j = (int(x) for x in h["slot"].split("_")[1:])
+        assert (i in (0, 6) or j in (0, 6)) and not (i in (0, 6) and j in (0, 6))
+    assert sorted(h["slot"] for h in hints) == sorted(inst["verifier"]["candidate_slots"])
