@@ -40,11 +40,23 @@ Candidate = tuple[dict[str, Any], Facts, Facts]  # (example, its facts, the text
 
 
 def instance_facts(record: dict[str, Any]) -> Facts:
-    """The texts of A's constraints in an instance record, slot notices left out."""
+    """The texts of A's constraints in an instance record, slot notices left out; at k > 1 also the texts of the
+    withheld facts (``problem_facts``)."""
     data = record["agent_views"][0]["private_data"]
     # unequal lengths are the validator's constraints_text problem, reported on their own
     pairs = zip(data["constraints_machine"], data["constraints_text"], strict=False)
-    return frozenset(text for machine, text in pairs if not is_slot_notice(machine))
+    facts = [text for machine, text in pairs if not is_slot_notice(machine)]
+    hints = record.get("minimal_hint_spec", {}).get("atomic_hints", [])
+    return problem_facts(facts, [h.get("text") for h in hints] if len(hints) > 1 else [])
+
+
+def problem_facts(facts: Iterable[str], withheld: Iterable[str]) -> Facts:
+    """What counts as an instance's problem. At k = 1, A's facts (an example that shows them all shows the problem,
+    or the same problem with another gap). At k > 1, A's facts and the withheld ones: A may then hold only the
+    family's general statements (moment_problem without m1 and m2), which every instance of a difficulty shares,
+    so A's facts alone no longer tell problems apart; an example repeats an instance only when it shows the whole
+    problem (docs/hard-tier.md)."""
+    return frozenset([*facts, *(t for t in withheld if isinstance(t, str))])
 
 
 def shown_facts(example: dict[str, Any]) -> Facts:
@@ -161,5 +173,5 @@ def _candidate(family: Family, seed: int, requested: int, slot_notice: bool, k: 
         hints = views.hints()
         example["requests"] = [family.canonical_request(h.slot, h.constraint) for h in hints]
         example["hints"] = [family.render(h.constraint) for h in hints]
-    return example, frozenset(facts), shown_facts(example)
+    return example, problem_facts(facts, example.get("hints", ())), shown_facts(example)
 

@@ -78,6 +78,8 @@ class PiecewiseMissingThreshold(Family):
             raise Reject("both branches give the same value at x")
         if abs(x) == point_max:
             raise Reject("at the end of the threshold range only one branch can be active")
+        if difficulty >= 4 and evaluate(x, t, branches) == 0:
+            raise Reject("the hard tier keeps the guess floor low: f(x) = 0 would be answered by guessing 0")
         return {"difficulty": difficulty, "branches": branches, "x": x, "threshold": t}
 
     def views(self, z: dict[str, Any]) -> Views:
