@@ -329,7 +329,7 @@ class MiraEpisode:
             "hints_acquired": acquired,
             "all_hints": all_hints,
             "some_hints": int(0 < len(acquired) < len(self.hint_ids)),
-            "requests_per_acquired_hint": c["requests"] / len(acquired) if acquired else None,
+            "requests_per_acquired_hint": c["requests"] / len(acquired) if acquired and not self.oracle_hint else None,
             "first_request_success_per_hint": sum(firsts) / len(firsts) if firsts else None,
         }
 
