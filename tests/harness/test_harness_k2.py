@@ -184,8 +184,8 @@ def test_k1_lines_of_the_tier_carry_no_k_fields(tier: list[dict]) -> None:
 
 def test_live_metrics_equal_the_recomputed_ones_at_k2(k2: list[dict]) -> None:
     """The scorer's k > 1 recomputation comes from the metrics branch: until it is merged, this test skips."""
-    def wasteful(t: SolverTurn) -> SolverAction:  # vague, h2, h2 again, h1 (continue), then the answer
-        asks = ["What is missing?", *(f"What is {aliases(t.privileged, n)[0]}?" for n in (1, 1, 0))]
+    def wasteful(t: SolverTurn) -> SolverAction:  # vague, h2, h1, h2 again (continue), then the answer
+        asks = ["What is missing?", *(f"What is {aliases(t.privileged, n)[0]}?" for n in (1, 0, 1))]
         if t.must_answer or len(t.history) >= len(asks):
             return OracleSolver().decide(t)
         return SolverAction.ask(asks[len(t.history)])
