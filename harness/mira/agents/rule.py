@@ -34,6 +34,10 @@ counted among the others, relations to a named slot, definite descriptions, cand
 (described), quoted sentences and negated names as context, and meanings reworded (read loosely when nothing
 else is named); docs/harness.md lists them.
 
+At k > 1 (the hard tier: B holds two withheld facts) the request is read once per withheld fact, that fact as
+the hint and the other among B's other slots (``RuleResponder.decide_among``): the fact exactly one reading offers
+is offered; a request for both is ``two_quantities``. k = 1 decisions are unchanged (rule/3).
+
 Every decision carries ``rationale``: the rule, the phrases taken as asked, and those set aside as
 context. It is ``privileged``: it reads the instance's machine-readable hint specification and slot
 names; what it *reveals* is only ever the canonical hint text, or nothing.
