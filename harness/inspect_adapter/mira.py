@@ -25,6 +25,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Target, mean, metric, 
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef
 
+import harness.prompts.mira as mira_prompts  # the status wording shared with the JSON prompts
 from generators.jsonl import dumps as canonical_dumps
 from harness import registry
 from harness.errors import HarnessError
@@ -36,14 +37,7 @@ from harness.mira.episode import AFTER_OFFER, CONDITIONS, RESPONDER, SOLVER, Epi
 from harness.mira.metrics import instance_metrics
 from harness.mira.run import resolve_regime
 from harness.mira.types import DECLINE_MESSAGE, Responder, ResponderDecision, SolverTurn
-from harness.prompts.mira import (
-    after_offer_text,
-    given_hints,
-    problem_text,
-    render_examples,
-    reply_text,
-    solver_system_prompt,
-)
+from harness.prompts.mira import problem_text, render_examples, reply_text, solver_system_prompt
 from harness.registry import AgentSpec
 
 TOOL_PROMPT_VERSION = "mira-solver-tools/2"  # /2: built on mira-solver/3
@@ -82,11 +76,11 @@ def tool_examples(examples: list[dict[str, Any]]) -> str:
 
 def status_text(turn: SolverTurn) -> str:
     if turn.hint is not None:
-        return f"B has already given you {given_hints(turn)}. Call submit_answer now."
+        return f"B has already given you {mira_prompts.given_hints(turn)}. Call submit_answer now."
     if turn.must_answer:
         if turn.requests_used >= turn.budget:
             return f"You have used all {turn.budget} requests. Call submit_answer now; a request will not be answered."
-        return f"{after_offer_text(turn)} Call submit_answer now; a further request will not be answered."
+        return f"{mira_prompts.after_offer_text(turn)} Call submit_answer now; a further request will not be answered."
     return (f"Requests left: {turn.requests_left} of {turn.budget}. Call ask_partner, or submit_answer if your "
             "facts already determine the answer.")
 

@@ -189,28 +189,15 @@ def _views_problem(inst: dict[str, Any]) -> str | None:
 
 
 def _hint_problem(inst: dict[str, Any]) -> str | None:
-    spec = inst["minimal_hint_spec"]
-    hints = spec.get("atomic_hints")
+    hints = inst["minimal_hint_spec"].get("atomic_hints")
     if not isinstance(hints, list) or not hints or not isinstance(hints[0], dict):
         return "minimal_hint_spec.atomic_hints must hold one hint"
-    k = spec.get("k_min", 1)
-    if type(k) is not int or k != len(hints):  # the hard tier's k = 2 holds two (docs/hard-tier.md)
-        return f"minimal_hint_spec.k_min is {k!r} but atomic_hints holds {len(hints)} hint(s)"
-    for index, hint in enumerate(hints):
-        problem = _one_hint_problem(hint, f"minimal_hint_spec.atomic_hints[{index}]")
-        if problem:
-            return problem
-    return None
-
-
-def _one_hint_problem(hint: Any, where: str) -> str | None:
-    if not isinstance(hint, dict):
-        return f"{where} is not an object"
+    hint = hints[0]
     for key, kind in (("slot", str), ("text", str), ("constraint", dict), ("request_aliases", list)):
         if not isinstance(hint.get(key), kind):
-            return f"{where}.{key} is missing or not a {kind.__name__}"
+            return f"minimal_hint_spec.atomic_hints[0].{key} is missing or not a {kind.__name__}"
     if not hint["request_aliases"]:
-        return f"{where}.request_aliases is empty"
+        return "minimal_hint_spec.atomic_hints[0].request_aliases is empty"
     return None
 
 
