@@ -49,6 +49,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from generators.families import get_family
 from harness.errors import HarnessError
 from harness.mira.agents.common import SimulatedLatency, reject_unknown_options
 from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays importable from here)
@@ -453,16 +454,16 @@ class RuleResponder(Responder):
         for lexicon in self._lexicons.values():
             lexicon.judged.clear()
 
-    def lexicon(self, instance: dict[str, Any], hint_index: int = 0) -> Lexicon:
-        """The lexicon of the instance's ``hint_index``-th withheld fact (the others are B's other facts there)."""
-        key = instance["id"] if hint_index == 0 else f"{instance['id']}\x00{hint_index}"
+    def lexicon(self, instance: dict[str, Any], hint_index: int | None = None) -> Lexicon:
+        """The instance's lexicon; at k > 1 the one of its ``hint_index``-th withheld fact (``reading_for``)."""
+        key = instance["id"] if hint_index is None else f"{instance['id']}\x00{hint_index}"
         found = self._lexicons.get(key)
         if found is None:
-            found = self._lexicons[key] = build_lexicon(instance if hint_index == 0 else
-                                                        with_hint_first(instance, hint_index))
+            found = self._lexicons[key] = build_lexicon(instance if hint_index is None else
+                                                        reading_for(instance, hint_index))
         return found
 
-    def judge(self, instance: dict[str, Any], request: str, hint_index: int = 0) -> Judgement:
+    def judge(self, instance: dict[str, Any], request: str, hint_index: int | None = None) -> Judgement:
         lexicon = self.lexicon(instance, hint_index)
         found = lexicon.judged.get(request)  # lexicons are shared by instances of one shape: so are judgements
         if found is None:
@@ -508,9 +509,26 @@ class RuleResponder(Responder):
         return ResponderDecision.decline(rationale={**shown.rationale(), "hints": named})
 
 
-def with_hint_first(instance: dict[str, Any], index: int) -> dict[str, Any]:
-    """The instance as the rule responder reads it for its ``index``-th withheld fact: that fact first."""
+def reading_for(instance: dict[str, Any], index: int) -> dict[str, Any]:
+    """The instance as the rule responder reads it for its ``index``-th withheld fact (k > 1): that fact first (the
+    hint of the lexicon; the others stay among B's facts), and A's candidate slots without the other withheld
+    facts' own slots (each one's slot, the slots it settles and those its aliases name: markov's row partner),
+    which are not candidates of this fact."""
     spec = instance["minimal_hint_spec"]
     hints = list(spec["atomic_hints"])
-    return {**instance, "minimal_hint_spec": {**spec, "atomic_hints": [hints[index], *hints[:index],
-                                                                       *hints[index + 1:]]}}
+    others = hints[:index] + hints[index + 1:]
+    family = get_family(instance["family"])
+    theirs = {name for hint in others for name in (hint["slot"], *hint["request_aliases"], *_settled(family, hint))}
+    reading = {**instance, "minimal_hint_spec": {**spec, "atomic_hints": [hints[index], *others]}}
+    verifier = instance.get("verifier")
+    if isinstance(verifier, dict) and isinstance(verifier.get("candidate_slots"), list):
+        kept = [s for s in verifier["candidate_slots"] if s not in theirs]
+        reading["verifier"] = {**verifier, "candidate_slots": kept}
+    return reading
+
+
+def _settled(family: Any, hint: dict[str, Any]) -> list[str]:
+    try:
+        return list(family.settled_slots(hint["constraint"]))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return []
