@@ -25,6 +25,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Target, mean, metric, 
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef
 
+import harness.prompts.mira as mira_prompts  # the status wording shared with the JSON prompts
 from generators.jsonl import dumps as canonical_dumps
 from harness import registry
 from harness.errors import HarnessError
@@ -55,9 +56,10 @@ A turn without a tool call cannot be read as an action (it uses one request)."""
 
 
 # ---------------------------------------------------------------------------------------------- prompts
-def tool_system_prompt() -> str:
-    """Our solver prompt (``harness.prompts.mira``) with its JSON reply format replaced by the two tools."""
-    base = solver_system_prompt(with_reasoning=False)
+def tool_system_prompt(gaps_unstated: bool = False) -> str:
+    """Our solver prompt (``harness.prompts.mira``) with its JSON reply format replaced by the two tools
+    (``gaps_unstated``: the hard tier's count-neutral wording)."""
+    base = solver_system_prompt(with_reasoning=False, gaps_unstated=gaps_unstated)
     cut = base.find("\n\nReply with a single JSON object")
     if cut < 0:
         raise HarnessError("harness.prompts.mira changed: the solver prompt no longer ends with its JSON format")
@@ -74,11 +76,11 @@ def tool_examples(examples: list[dict[str, Any]]) -> str:
 
 def status_text(turn: SolverTurn) -> str:
     if turn.hint is not None:
-        return f'B has already given you the missing fact: "{turn.hint}". Call submit_answer now.'
+        return f"B has already given you {mira_prompts.given_hints(turn)}. Call submit_answer now."
     if turn.must_answer:
         if turn.requests_used >= turn.budget:
             return f"You have used all {turn.budget} requests. Call submit_answer now; a request will not be answered."
-        return "B has given you a fact. Call submit_answer now; a further request will not be answered."
+        return f"{mira_prompts.after_offer_text(turn)} Call submit_answer now; a further request will not be answered."
     return (f"Requests left: {turn.requests_left} of {turn.budget}. Call ask_partner, or submit_answer if your "
             "facts already determine the answer.")
 
@@ -90,7 +92,12 @@ def first_user_text(turn: SolverTurn) -> str:
     return text + "\n\n" + status_text(turn)
 
 
-def mira_tools(oracle_hint: bool) -> list[ToolDef]:
+ASK_PARTNER_UNSTATED = "Send one request to agent B, who holds facts you are missing."
+
+
+def mira_tools(oracle_hint: bool, gaps_unstated: bool = False) -> list[ToolDef]:
+    """The two tools; ``gaps_unstated`` (the hard tier): ask_partner's description does not say "the fact"."""
+
     async def ask_partner(request: str) -> str:
         """Send one request to agent B, who holds the fact you are missing.
 
@@ -108,7 +115,8 @@ def mira_tools(oracle_hint: bool) -> list[ToolDef]:
         raise RuntimeError("dispatched by the mira_math solver")
 
     defs = [ToolDef(submit_answer, name=MIRA_SUBMIT)]
-    return defs if oracle_hint else [ToolDef(ask_partner, name=ASK_PARTNER), *defs]
+    ask = ToolDef(ask_partner, name=ASK_PARTNER, description=ASK_PARTNER_UNSTATED if gaps_unstated else None)
+    return defs if oracle_hint else [ask, *defs]
 
 
 # ---------------------------------------------------------------------------------------------- B as a model role
@@ -317,10 +325,11 @@ def mira_solver(run: dict[str, Any], responder: Responder | RoleResponder | None
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         episode = MiraEpisode(state.metadata["instance"], config)
         driver = MiraDriver(episode, responder, lock)
-        messages = [ChatMessageSystem(content=tool_system_prompt()), ChatMessageUser(content=first_user_text(
-            driver.turn()))]
-        messages, output = await run_turns(get_model(), messages, mira_tools(config.condition == "oracle_hint"),
-                                           driver)
+        first = driver.turn()
+        messages = [ChatMessageSystem(content=tool_system_prompt(first.gaps_unstated)),
+                    ChatMessageUser(content=first_user_text(first))]
+        tools = mira_tools(config.condition == "oracle_hint", first.gaps_unstated)
+        messages, output = await run_turns(get_model(), messages, tools, driver)
         state.messages = messages
         if output is not None:
             state.output = output

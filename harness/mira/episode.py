@@ -7,12 +7,17 @@ Protocol (paper §2, decisions in ``docs/harness.md``):
   responder, which offers or declines; a solver parse failure also spends one unit (it costs the turn);
 * after the budget is spent the solver gets **one last turn** in which only an answer counts; a request
   there is recorded as ``request_refused`` and the episode ends without an answer;
-* ``after_offer = "answer"`` (default, as the reference runner): after an offer the next turn is that
-  last turn; ``"continue"``: the solver may keep asking while budget remains;
+* ``after_offer = "answer"`` (default, as the reference runner): after the k-th offer (k = ``k_min``, the
+  facts withheld: 1 in the paper's split) the next turn is that last turn; ``"continue"``: the solver may keep
+  asking while budget remains;
 * a responder reply that is not a well-formed offer becomes a decline (recorded with its parse error);
   the solver only ever sees the fixed decline message;
-* oracle-hint condition: no responder; the canonical hint is given up front and the first turn is the
-  last turn.
+* oracle-hint condition: no responder; the canonical hints (all k of them) are given up front and the first
+  turn is the last turn.
+
+At k > 1 (the hard tier, docs/hard-tier.md) each offer is audited against every withheld fact (the offer event
+names the one it is canonical for, ``hint_id``), and the transcript line and its live metrics add the per-hint
+fields of the contract there; a line of a k = 1 instance is byte-identical to what it was before k > 1 existed.
 
 The live counters here and the re-scorer (``harness.mira.metrics``) are independent implementations;
 the tests check that they agree on every instance.
@@ -54,7 +59,13 @@ class MiraEpisode:
         self.id: str = instance["id"]
         views = {v["agent_id"]: v["private_data"] for v in instance["agent_views"]}
         self.view_a, self.view_b = views["A"], views["B"]
-        self.hint = instance["minimal_hint_spec"]["atomic_hints"][0]
+        spec = instance["minimal_hint_spec"]
+        self.hints: list[dict[str, Any]] = list(spec["atomic_hints"])
+        self.hint = self.hints[0]
+        self.k = int(spec.get("k_min", 1))
+        self.hint_ids = [str(h.get("hint_id") or f"h{n}") for n, h in enumerate(self.hints, start=1)]
+        # the hard tier's prompts never say how many facts are missing (k = 1 and k = 2 look alike there)
+        self.gaps_unstated = self.k > 1 or int(instance.get("requested_difficulty", instance["difficulty"])) > 3
         self.oracle_hint = config.condition == "oracle_hint"
         self.budget = 0 if self.oracle_hint else int(instance["request_budget"])
         self.events: list[dict[str, Any]] = []
@@ -64,6 +75,7 @@ class MiraEpisode:
         self.counts = {"requests": 0, "offers": 0, "declines": 0, "canonical_offers": 0, "noncanonical_offers": 0,
                        "solver_parse_errors": 0, "responder_parse_errors": 0}
         self.first_offer_at: int | None = None  # request number that got the first offer
+        self.acquired: dict[str, int] = {}  # k > 1: hint id -> the request number that first got it, in order
         self.words = {"solver": 0, "responder": 0}
         self.usage: dict[str, dict[str, int]] = {}
         self.final: dict[str, Any] = {"submitted": False, "raw": None, "normalized": None, "parse_error": None,
@@ -71,7 +83,8 @@ class MiraEpisode:
         self.end_reason: str | None = None
         self._request: str | None = None
         if self.oracle_hint:
-            self.events.append({"turn": 0, "agent": "harness", "type": "hint_given", "hint": self.hint["text"]})
+            for hint in self.hints if self.k > 1 else [self.hint]:
+                self.events.append({"turn": 0, "agent": "harness", "type": "hint_given", "hint": hint["text"]})
         self._pending: Pending | None = Pending(SOLVER, self._solver_turn())
 
     # ------------------------------------------------------------------ scheduler interface
@@ -108,7 +121,7 @@ class MiraEpisode:
     def _must_answer(self) -> bool:
         if self.units_used >= self.budget:
             return True
-        return self.config.after_offer == "answer" and self.counts["offers"] > 0
+        return self.config.after_offer == "answer" and self.counts["offers"] >= self.k
 
     def _solver_turn(self) -> SolverTurn:
         self.turn += 1
@@ -127,6 +140,8 @@ class MiraEpisode:
             history=list(self.history),
             few_shot_examples=list(inst.get("few_shot_examples") or []) if self.config.regime == "four_shot" else [],
             hint=self.hint["text"] if self.oracle_hint else None,
+            hints=[h["text"] for h in self.hints] if self.oracle_hint else [],
+            gaps_unstated=self.gaps_unstated,
             view_machine=self.view_a["constraints_machine"],
             target=inst["target"],
             turn=self.turn,
@@ -190,14 +205,31 @@ class MiraEpisode:
         self.counts["offers"] += 1
         if self.first_offer_at is None:
             self.first_offer_at = self.counts["requests"]
-        others = [t for t in self.view_b["constraints_text"] if t != self.hint["text"]]
-        canonical = offer_is_canonical(decision.constraint_quoted, decision.hint, self.hint["text"], others)
-        self.counts["canonical_offers" if canonical else "noncanonical_offers"] += 1
         hint = decision.hint if decision.hint else decision.constraint_quoted
-        self._log("B", "offer", decision.message, has_exact_match=True,
-                  constraint_quoted=decision.constraint_quoted, hint=hint, rationale=decision.rationale)
+        if self.k > 1:
+            hint_id = self._canonical_for(decision)
+            canonical = hint_id is not None
+            if canonical and hint_id not in self.acquired:
+                self.acquired[hint_id] = self.counts["requests"]
+            self._log("B", "offer", decision.message, has_exact_match=True,
+                      constraint_quoted=decision.constraint_quoted, hint=hint, hint_id=hint_id,
+                      rationale=decision.rationale)
+        else:
+            others = [t for t in self.view_b["constraints_text"] if t != self.hint["text"]]
+            canonical = offer_is_canonical(decision.constraint_quoted, decision.hint, self.hint["text"], others)
+            self._log("B", "offer", decision.message, has_exact_match=True,
+                      constraint_quoted=decision.constraint_quoted, hint=hint, rationale=decision.rationale)
+        self.counts["canonical_offers" if canonical else "noncanonical_offers"] += 1
         shown = ResponderDecision.offer(decision.constraint_quoted or "", hint or "")
         self.history.append(Exchange(self._request, shown))
+
+    def _canonical_for(self, decision: ResponderDecision) -> str | None:
+        """The id of the withheld fact the offer is canonical for (B's other facts as ``others``), or None."""
+        for hint, hint_id in zip(self.hints, self.hint_ids, strict=True):
+            others = [t for t in self.view_b["constraints_text"] if t != hint["text"]]
+            if offer_is_canonical(decision.constraint_quoted, decision.hint, hint["text"], others):
+                return hint_id
+        return None
 
     def _record_decline(self, decision: ResponderDecision, error: str | None) -> None:
         self.counts["declines"] += 1
@@ -224,7 +256,7 @@ class MiraEpisode:
         event.update(stored_reply(message) if isinstance(message, str) else {"message": message})
         if "message_chars" in event:  # the scorer recounts words from the message: keep the whole reply's count
             event["message_words"] = word_count(message)
-        event.update({k: v for k, v in fields.items() if v is not None or k == "answer"})
+        event.update({k: v for k, v in fields.items() if v is not None or k in ("answer", "hint_id")})
         self.events.append(event)
 
     def _count_words(self, side: str, message: str | None) -> None:
@@ -263,6 +295,42 @@ class MiraEpisode:
             "O": int(offered or self.oracle_hint),
             "C": int(canonical),
             "F": int(self.final["correct"]),
+        } if self.k == 1 else self._live_metrics_k()
+
+    def _live_metrics_k(self) -> dict[str, Any]:
+        """The metrics of a k > 1 line: those of k = 1, with ``C`` = every hint acquired, and the per-hint ones."""
+        c = self.counts
+        messages = c["offers"] + c["declines"]
+        words = self.words["solver"] + self.words["responder"]
+        acquired = list(self.hint_ids) if self.oracle_hint else list(self.acquired)
+        all_hints = int(len(acquired) == len(self.hint_ids))
+        at = [0, *self.acquired.values()]  # request numbers of the acquisitions, after 0 for the start
+        firsts = [int(at[i + 1] == at[i] + 1) for i in range(len(at) - 1)]
+        return {
+            "correct": int(self.final["correct"]),
+            "answered": int(self.final["submitted"]),
+            "requests": c["requests"],
+            "offers": c["offers"],
+            "declines": c["declines"],
+            "hints": c["offers"],
+            "canonical_offers": c["canonical_offers"],
+            "noncanonical_offers": c["noncanonical_offers"],
+            "hit_rate": c["offers"] / messages if messages else None,
+            "first_request_success": int(self.first_offer_at == 1),
+            "requests_before_first_offer": None if self.first_offer_at is None else self.first_offer_at - 1,
+            "solver_parse_errors": c["solver_parse_errors"],
+            "responder_parse_errors": c["responder_parse_errors"],
+            "words": words,
+            "tokens": token_estimate(words),
+            "O": int(c["offers"] > 0 or self.oracle_hint),
+            "C": all_hints,
+            "F": int(self.final["correct"]),
+            "k": self.k,
+            "hints_acquired": acquired,
+            "all_hints": all_hints,
+            "some_hints": int(0 < len(acquired) < len(self.hint_ids)),
+            "requests_per_acquired_hint": c["requests"] / len(acquired) if acquired and not self.oracle_hint else None,
+            "first_request_success_per_hint": sum(firsts) / len(firsts) if firsts else None,
         }
 
     def record(self) -> dict[str, Any]:
@@ -283,6 +351,9 @@ class MiraEpisode:
             "answer_keys": list(inst["answer_keys"]),
             "expected": inst["global_solution"],
             "canonical_hint": {k: self.hint[k] for k in HINT_FIELDS if k in self.hint},
+            **({"k": self.k, "canonical_hints": [
+                {"hint_id": hint_id, **{k: hint[k] for k in HINT_FIELDS if k in hint}}
+                for hint, hint_id in zip(self.hints, self.hint_ids, strict=True)]} if self.k > 1 else {}),
             "b_constraints": list(self.view_b["constraints_text"]),
             "events": self.events,
             "final_answer": self.final,

@@ -114,6 +114,8 @@ class SolverTurn:
     history: list[Exchange]
     few_shot_examples: list[dict[str, Any]] = field(default_factory=list)  # four-shot regime only
     hint: str | None = None  # oracle-hint condition: the canonical hint, given up front
+    hints: list[str] = field(default_factory=list)  # oracle-hint condition: every canonical hint (k of them)
+    gaps_unstated: bool = False  # the hard tier: prompts must not say how many facts are missing
     view_machine: list[dict[str, Any]] = field(default_factory=list)  # A's constraints, machine form
     target: dict[str, Any] = field(default_factory=dict)  # the machine-readable target (solver-visible)
     turn: int = 1

@@ -12,6 +12,11 @@ authors' runner (reference-implementation-notes §d, §h):
 * the responder sees only its numbered private constraints and the current request: never the solver's
   reasoning, history or problem. It offers by quoting one constraint verbatim, or declines; the solver then
   sees only the fixed decline message.
+* the hard tier (``SolverTurn.gaps_unstated``: difficulty 4-5 or k > 1, docs/hard-tier.md) gets the same prompt
+  with the few sentences that say "exactly one piece" of information is missing made count-neutral
+  (``_UNSTATED``), so that A is never told how many facts it lacks; the paper's split (d1-3, k = 1) keeps
+  ``mira-solver/3`` word for word. The responder's prompt already lets B hold several facts and offer only the
+  one asked for.
 
 The conversation is rebuilt from the turn on every call (stateless), so batched and one-by-one runs see
 identical prompts. The solver's earlier replies are replayed as its own assistant messages when the agent
@@ -115,11 +120,34 @@ def action_json(kind: str, *, request: str | None = None, answer: Any = None, re
     return json.dumps(obj, ensure_ascii=False)
 
 
-def solver_system_prompt(with_reasoning: bool = True) -> str:
+# The hard tier's count-neutral wording (the sentences of _SOLVER_SYSTEM that say how much is missing).
+_UNSTATED = (
+    ("The facts are exactly one piece of information short of determining the answer. Your partner, agent B, "
+     "privately holds a few facts, among them the one you are missing.",
+     "The facts are not enough to determine the answer. Your partner, agent B, privately holds a few facts, "
+     "among them what you are missing."),
+    ("- Your facts do not say which piece is missing. Before asking, work out from them which quantity they leave "
+     "undetermined, and ask for exactly that one.",
+     "- Your facts do not say what is missing, nor how much. Before each request, work out from your facts and "
+     "what B has given you which quantity is still undetermined, and ask for exactly that one."),
+    ("- If your facts already determine the answer, you may answer without asking.",
+     "- As soon as your facts and what B has given you determine the answer, you may answer without asking "
+     "further."),
+)
+
+
+def solver_system_prompt(with_reasoning: bool = True, gaps_unstated: bool = False) -> str:
+    """The solver's system prompt; ``gaps_unstated`` (the hard tier) never says how many facts are missing."""
     head = '"reasoning": "<brief working>", ' if with_reasoning else ""
     request_form = '{' + head + '"action": "request", "request": "<your request to B>", "answer": null}'
     answer_form = '{' + head + '"action": "answer", "request": null, "answer": <answer object>}'
-    return _SOLVER_SYSTEM.format(decline=DECLINE_MESSAGE, request_form=request_form, answer_form=answer_form)
+    text = _SOLVER_SYSTEM.format(decline=DECLINE_MESSAGE, request_form=request_form, answer_form=answer_form)
+    if gaps_unstated:
+        for stated, unstated in _UNSTATED:
+            if stated not in text:
+                raise RuntimeError(f"the solver prompt no longer says {stated[:40]!r}...")
+            text = text.replace(stated, unstated)
+    return text
 
 
 # ---------------------------------------------------------------------------------------------- solver
@@ -175,14 +203,26 @@ def problem_text(turn: SolverTurn) -> str:
     return "\n".join(lines)
 
 
+def given_hints(turn: SolverTurn) -> str:
+    """Oracle-hint condition: what B has given up front (every hint at k > 1)."""
+    if len(turn.hints) > 1:
+        return "the missing facts: " + "; ".join(f'"{h}"' for h in turn.hints)
+    return f'the missing fact: "{turn.hint}"'
+
+
+def after_offer_text(turn: SolverTurn) -> str:
+    """Why the last turn came before the budget ran out: B's offer(s) (count-neutral in the hard tier)."""
+    return "B has given you what you asked for." if turn.gaps_unstated else "B has given you a fact."
+
+
 def status_line(turn: SolverTurn) -> str:
     if turn.hint is not None:
-        return f'B has already given you the missing fact: "{turn.hint}". Give your final answer now.'
+        return f"B has already given you {given_hints(turn)}. Give your final answer now."
     if turn.must_answer:
         if turn.requests_used >= turn.budget:
             return (f"You have used all {turn.budget} requests. Give your final answer now; a request will not "
                     "be answered.")
-        return "B has given you a fact. Give your final answer now; a further request will not be answered."
+        return f"{after_offer_text(turn)} Give your final answer now; a further request will not be answered."
     return (f"Requests left: {turn.requests_left} of {turn.budget}. Send one request, or your final answer if "
             "your facts already determine it.")
 
@@ -208,7 +248,7 @@ def solver_messages(turn: SolverTurn, earlier_replies: list[str] | None = None,
     first = problem_text(turn)
     if turn.few_shot_examples:
         first = render_examples(turn.few_shot_examples, with_reasoning) + "\n\n" + first
-    messages = [{"role": "system", "content": solver_system_prompt(with_reasoning)}]
+    messages = [{"role": "system", "content": solver_system_prompt(with_reasoning, turn.gaps_unstated)}]
     user = first
     replies = earlier_replies if earlier_replies is not None and len(earlier_replies) == len(turn.history) else None
     for index, exchange in enumerate(turn.history):

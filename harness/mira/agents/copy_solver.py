@@ -6,7 +6,9 @@ It reads nothing but its own turn (not ``privileged``) and never reasons about t
   ``slot_notice`` ablation), it asks ``"What is <missing_slot>?"``; otherwise it asks for the first quantity
   its view mentions without giving it a value (``first_unvalued_name``, below), and, when the view mentions
   none, for its first unknown (the question's own quantity, which is always declined);
-* every later turn: the fixed guess of ``guess`` (0 in the answer format).
+* every later turn: the fixed guess of ``guess`` (0 in the answer format); except in the hard tier
+  (``SolverTurn.gaps_unstated``), where after an offer, while it may still ask, it asks for the first name that its
+  view and B's offers leave without a value (another gap at k = 2), and guesses when there is none.
 
 Its first-request success is therefore what a solver gets from copying a name: near 1 when the views
 announce the gap, near 0 when they do not (a view that names the withheld quantity some other way shows up
@@ -48,7 +50,7 @@ from typing import Any
 from generators.base import is_slot_notice
 from harness.errors import HarnessError
 from harness.mira.agents.common import SimulatedLatency, reject_unknown_options, typed_zero
-from harness.mira.types import Solver, SolverAction, SolverTurn
+from harness.mira.types import Exchange, Solver, SolverAction, SolverTurn
 
 NAME = re.compile(
     r"(?<![\w\[(_^.'’])"
@@ -97,10 +99,23 @@ class CopySolver(Solver):
         return [self.decide(turn) for turn in turns]
 
     def decide(self, turn: SolverTurn) -> SolverAction:
+        if not turn.must_answer and turn.gaps_unstated and turn.history and _was_offer(turn.history[-1]):
+            found = first_unvalued_name([*turn.constraints, *_offered(turn)], self.skip_enumerations)
+            if found:
+                return SolverAction.ask(f"What is {found}?")
         if turn.history or turn.must_answer:
             guess = typed_zero(turn.answer_type, turn.answer_keys)
             return SolverAction.final(guess, json.dumps(guess))
         return SolverAction.ask(copied_request(turn, self.skip_enumerations))
+
+
+def _was_offer(exchange: Exchange) -> bool:
+    return exchange.decision is not None and exchange.decision.kind == "offer"
+
+
+def _offered(turn: SolverTurn) -> list[str]:
+    """The facts B has offered so far (their quoted text)."""
+    return [e.decision.constraint_quoted for e in turn.history if _was_offer(e) and e.decision.constraint_quoted]
 
 
 def copied_request(turn: SolverTurn, skip_enumerations: bool = True) -> str:

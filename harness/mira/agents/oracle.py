@@ -5,7 +5,9 @@
 * After an offer: maps each offered quote back to B's machine constraint (by normalised text) and
   answers ``family.solve(A's view + offered constraints)`` in the instance's answer format. If the offers
   do not determine the target (a non-canonical offer), it asks again, or guesses 0 on its last turn.
-* Oracle-hint condition: solves at once with the hint it is given.
+* k > 1 (the hard tier): asks for each withheld fact in turn (``h1``, then ``h2``), each as above (its
+  canonical request first, then its aliases, counted from the last offer), until the offers determine the target.
+* Oracle-hint condition: solves at once with the hints it is given.
 
 It is ``privileged`` (reads the instance) only to turn quoted text into machine constraints and to know
 the slot's aliases; its answer depends on what the responder actually offered.
@@ -48,7 +50,7 @@ class OracleSolver(Solver):
         instance = turn.privileged
         if instance is None:
             raise HarnessError("the oracle solver needs the instance record (privileged turn)")
-        offered = [turn.hint] if turn.hint is not None else _offered_texts(turn)
+        offered = (turn.hints or [turn.hint]) if turn.hint is not None else _offered_texts(turn)
         if offered:
             answer = _solve_with(instance, turn, offered)
             if answer is not None:
@@ -84,8 +86,27 @@ def _solve_with(instance: dict[str, Any], turn: SolverTurn, texts: list[str]) ->
 
 
 def _request(instance: dict[str, Any], turn: SolverTurn) -> str:
-    hint = instance["minimal_hint_spec"]["atomic_hints"][0]
+    hints = instance["minimal_hint_spec"]["atomic_hints"]
+    if len(hints) > 1:
+        return _next_request(hints, turn)
+    hint = hints[0]
     asked = sum(1 for exchange in turn.history if exchange.request)
+    if asked == 0:
+        return get_family(turn.family).canonical_request(hint["slot"], hint["constraint"])
+    aliases = hint["request_aliases"]
+    return f"What is {aliases[asked % len(aliases)]}?"
+
+
+def _next_request(hints: list[dict[str, Any]], turn: SolverTurn) -> str:
+    """k > 1: the request for the first withheld fact not offered yet, counting the requests since the last offer."""
+    offered = {audit_form(t) for t in _offered_texts(turn)}
+    hint = next((h for h in hints if audit_form(h["text"]) not in offered), hints[-1])
+    asked = 0
+    for exchange in turn.history:
+        if exchange.decision is not None and exchange.decision.kind == "offer":
+            asked = 0
+        elif exchange.request:
+            asked += 1
     if asked == 0:
         return get_family(turn.family).canonical_request(hint["slot"], hint["constraint"])
     aliases = hint["request_aliases"]

@@ -34,6 +34,10 @@ counted among the others, relations to a named slot, definite descriptions, cand
 (described), quoted sentences and negated names as context, and meanings reworded (read loosely when nothing
 else is named); docs/harness.md lists them.
 
+At k > 1 (the hard tier: B holds two withheld facts) the request is read once per withheld fact, that fact as
+the hint and the other among B's other slots (``RuleResponder.decide_among``): the fact exactly one reading offers
+is offered; a request for both is ``two_quantities``. k = 1 decisions are unchanged (rule/3).
+
 Every decision carries ``rationale``: the rule, the phrases taken as asked, and those set aside as
 context. It is ``privileged``: it reads the instance's machine-readable hint specification and slot
 names; what it *reveals* is only ever the canonical hint text, or nothing.
@@ -45,6 +49,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from generators.families import get_family
 from harness.errors import HarnessError
 from harness.mira.agents.common import SimulatedLatency, reject_unknown_options
 from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays importable from here)
@@ -160,6 +165,7 @@ class Judgement:
     asked: tuple[str, ...] = ()
     context: tuple[str, ...] = ()
     described: tuple[str, ...] = ()  # for asked phrases made from a slot's description: which, and how
+    kinds: tuple[str, ...] = ()  # what each asked quantity is (HINT, KNOWN, ...): at k > 1, which facts were named
 
     def rationale(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rule": self.rule, "asked": list(self.asked), "context": list(self.context),
@@ -415,11 +421,11 @@ def _decide(asked: list[Mention], unnamed: list[str], context: list[Mention]) ->
     if not quantities:
         return Judgement(False, "nothing_named", (), aside)
     if len(quantities) > 1:
-        return Judgement(False, "two_quantities", phrases, aside, described)
+        return Judgement(False, "two_quantities", phrases, aside, described, tuple(kinds))
     kind = kinds[0]
     rule = {HINT: "hint", KNOWN: "known_fact", OTHER: "other_slot", TARGET: "target", UNNAMED: "not_held",
             AMBIGUOUS: "ambiguous"}[kind]
-    return Judgement(kind == HINT, rule, phrases, aside, described)
+    return Judgement(kind == HINT, rule, phrases, aside, described, (kind,))
 
 
 # ------------------------------------------------------------------------------------ the agent
@@ -448,14 +454,17 @@ class RuleResponder(Responder):
         for lexicon in self._lexicons.values():
             lexicon.judged.clear()
 
-    def lexicon(self, instance: dict[str, Any]) -> Lexicon:
-        found = self._lexicons.get(instance["id"])
+    def lexicon(self, instance: dict[str, Any], hint_index: int | None = None) -> Lexicon:
+        """The instance's lexicon; at k > 1 the one of its ``hint_index``-th withheld fact (``reading_for``)."""
+        key = instance["id"] if hint_index is None else f"{instance['id']}\x00{hint_index}"
+        found = self._lexicons.get(key)
         if found is None:
-            found = self._lexicons[instance["id"]] = build_lexicon(instance)
+            found = self._lexicons[key] = build_lexicon(instance if hint_index is None else
+                                                        reading_for(instance, hint_index))
         return found
 
-    def judge(self, instance: dict[str, Any], request: str) -> Judgement:
-        lexicon = self.lexicon(instance)
+    def judge(self, instance: dict[str, Any], request: str, hint_index: int | None = None) -> Judgement:
+        lexicon = self.lexicon(instance, hint_index)
         found = lexicon.judged.get(request)  # lexicons are shared by instances of one shape: so are judgements
         if found is None:
             found = judge(request, lexicon)
@@ -467,8 +476,59 @@ class RuleResponder(Responder):
         instance = turn.privileged
         if instance is None:
             raise HarnessError("the rule responder needs the instance record (privileged turn)")
+        hints = instance["minimal_hint_spec"]["atomic_hints"]
+        if len(hints) > 1:
+            return self.decide_among(instance, hints, turn.request)
         judgement = self.judge(instance, turn.request)
         if not judgement.offer:
             return ResponderDecision.decline(rationale=judgement.rationale())
-        text = instance["minimal_hint_spec"]["atomic_hints"][0]["text"]
+        text = hints[0]["text"]
         return ResponderDecision.offer(text, text, rationale=judgement.rationale())
+
+    def decide_among(self, instance: dict[str, Any], hints: list[dict[str, Any]], request: str) -> ResponderDecision:
+        """k > 1: the request is read once per withheld fact, that fact as the hint and the others as B's other
+        facts. Exactly one reading offers: that fact is offered. None does: declined, with the reading of the first
+        fact that named a withheld fact (a request for two of them is ``two_quantities`` in every reading). Several
+        do (a phrase that fits more than one of them): declined as ``ambiguous``. The rationale's ``hints`` names
+        the withheld facts the request asked for."""
+        judgements = [self.judge(instance, request, i) for i in range(len(hints))]
+        ids = [str(h.get("hint_id") or f"h{n}") for n, h in enumerate(hints, start=1)]
+        named = [hint_id for hint_id, j in zip(ids, judgements, strict=True) if HINT in j.kinds]
+        offering = [i for i, j in enumerate(judgements) if j.offer]
+        if len(offering) == 1:
+            chosen = offering[0]
+            text = hints[chosen]["text"]
+            return ResponderDecision.offer(text, text, rationale={**judgements[chosen].rationale(),
+                                                                  "hint_id": ids[chosen], "hints": named})
+        if offering:
+            first = judgements[offering[0]]
+            rationale = {**Judgement(False, "ambiguous", first.asked, first.context, first.described).rationale(),
+                         "hints": named}
+            return ResponderDecision.decline(rationale=rationale)
+        shown = next((j for j in judgements if HINT in j.kinds), judgements[0])
+        return ResponderDecision.decline(rationale={**shown.rationale(), "hints": named})
+
+
+def reading_for(instance: dict[str, Any], index: int) -> dict[str, Any]:
+    """The instance as the rule responder reads it for its ``index``-th withheld fact (k > 1): that fact first (the
+    hint of the lexicon; the others stay among B's facts), and A's candidate slots without the other withheld
+    facts' own slots (each one's slot, the slots it settles and those its aliases name: markov's row partner),
+    which are not candidates of this fact."""
+    spec = instance["minimal_hint_spec"]
+    hints = list(spec["atomic_hints"])
+    others = hints[:index] + hints[index + 1:]
+    family = get_family(instance["family"])
+    theirs = {name for hint in others for name in (hint["slot"], *hint["request_aliases"], *_settled(family, hint))}
+    reading = {**instance, "minimal_hint_spec": {**spec, "atomic_hints": [hints[index], *others]}}
+    verifier = instance.get("verifier")
+    if isinstance(verifier, dict) and isinstance(verifier.get("candidate_slots"), list):
+        kept = [s for s in verifier["candidate_slots"] if s not in theirs]
+        reading["verifier"] = {**verifier, "candidate_slots": kept}
+    return reading
+
+
+def _settled(family: Any, hint: dict[str, Any]) -> list[str]:
+    try:
+        return list(family.settled_slots(hint["constraint"]))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return []

@@ -11,7 +11,9 @@ accept:
 * ``target``: names of what the question asks for, beyond A's listed unknowns (so that a request for the
               target is recognised as such in the decision's explanation).
 
-Everything is derived from the hint's machine-readable constraint, never from its value.
+Everything is derived from the hint's machine-readable constraint, never from its value. At k > 1 (the hard tier)
+a family whose words name one kind of fact (bayes' prior, piecewise's threshold, geometry's line) gives them only to
+a hint of that kind; the other withheld fact is named by its own aliases.
 """
 
 from __future__ import annotations
@@ -37,14 +39,19 @@ def _ordinal(i: int) -> list[str]:
     return [ORDINALS[i], ORDINAL_SHORT[i]] if 0 <= i < len(ORDINALS) else [f"{i}th"]
 
 
+BAYES_TARGET = ["P(H|E)", "the posterior", "the posterior probability", "P(H | E)", "P(E)"]
+
+
 def _bayes(c: dict[str, Any]) -> Vocabulary:
+    if c.get("type") != "prior":  # the hard tier's second withheld fact (a likelihood): named by its own aliases
+        return {"target": BAYES_TARGET}
     return {"hint": ["the prior probability", "the prior probability P(H)", "the probability of H",
                      "the unconditional probability of H", "P(H) itself", "the base rate", "the prior of H",
                      "\\Pr(H)", "Pr(H)", "the probability that H is true", "the prior on H",
                      "the probability of the hypothesis H", "the probability of the hypothesis",
                      "the probability of H before", "the probability of the hypothesis H before",
                      "the prior probability of the hypothesis", "the prior probability of the hypothesis H"],
-            "target": ["P(H|E)", "the posterior", "the posterior probability", "P(H | E)", "P(E)"]}
+            "target": BAYES_TARGET}
 
 
 def _crt(c: dict[str, Any]) -> Vocabulary:
@@ -68,6 +75,9 @@ def _crt(c: dict[str, Any]) -> Vocabulary:
 
 
 def _geometry(c: dict[str, Any]) -> Vocabulary:
+    target = ["the distance", "the distance from P to Q", "P", "|PQ|"]
+    if c.get("type") != "lin_eq":  # the hard tier's second withheld fact, the point Q: named by its own aliases
+        return {"target": target, "context": ["x", "y", "p"]}
     name = c["name"]  # "L2"
     k = name[1:]
     hint = [f"the equation of line {name}", f"the equation of the line {name}", f"line {name}'s equation",
@@ -76,8 +86,7 @@ def _geometry(c: dict[str, Any]) -> Vocabulary:
             f"the second line {name}", "the second line's equation", "the equation of the second line",
             f"a{k}*x + b{k}*y = c{k}", f"a{k}x + b{k}y = c{k}"]
     parts = [f"a{k}", f"b{k}", f"c{k}", f"a_{k}", f"b_{k}", f"c_{k}"]
-    return {"hint": hint, "parts": parts, "target": ["the distance", "the distance from P to Q", "P", "|PQ|"],
-            "context": ["x", "y", "p"]}
+    return {"hint": hint, "parts": parts, "target": target, "context": ["x", "y", "p"]}
 
 
 def _lin_named(c: dict[str, Any]) -> Vocabulary:
@@ -137,6 +146,8 @@ def _phase(c: dict[str, Any]) -> Vocabulary:
 
 
 def _piecewise(c: dict[str, Any]) -> Vocabulary:
+    if c.get("type") != "threshold":  # the hard tier's second withheld fact (a branch): named by its own aliases
+        return {"target": ["f(x)", "the value of f"]}
     return {"hint": ["the point where the function switches", "where the function switches", "where f switches",
                      "the point where f switches", "where the function changes", "the point where f changes",
                      "the point where the function changes", "the threshold value", "the threshold value t",
