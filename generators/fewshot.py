@@ -14,10 +14,11 @@ instance of the family in the split and has facts different from the examples al
 the example every earlier release drew (seed namespace ``mira-math-fewshot``), so a family whose examples
 repeated nothing keeps them.
 
-**The hard tier** (docs/hard-tier.md) draws its examples at the tier's difficulties (``HARD_DIFFICULTIES``:
-4, 4, 5, 5), one set for its k = 1 instances and one for its k = 2 instances. A k = 2 example shows the k = 2
-protocol: besides ``request`` and ``hint`` (the first), it lists both in ``requests`` and ``hints``, and every
-hint it shows counts among the texts it shows. k = 1 examples have neither key (the paper split's bytes).
+**The hard tier** (docs/hard-tier.md) draws one set of examples per family for all its instances, at d4, d4, d5,
+d5 with k = 1, 2, 1, 2 (``HARD_DIFFICULTIES``, ``HARD_KS``): a k = 1 and a k = 2 instance see the same examples,
+so the examples never tell A how many facts it lacks. A k = 2 example shows the k = 2 protocol: besides
+``request`` and ``hint`` (the first), it lists both in ``requests`` and ``hints``, and every hint it shows counts
+among the texts it shows. k = 1 examples have neither key (the paper split's bytes).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from generators.base import Family, is_slot_notice, without_notices
 from generators.instances import derive_seed, render_all, sample_checked
 
 DIFFICULTIES = (1, 2, 2, 3)
-HARD_DIFFICULTIES = (4, 4, 5, 5)  # the hard tier's examples (d4 and d5)
+HARD_DIFFICULTIES = (4, 4, 5, 5)  # the hard tier's examples (d4 and d5) ...
+HARD_KS = (1, 2, 1, 2)  # ... at k = 1 and k = 2 alike, so the examples never tell an instance how many facts it lacks
 MAX_CANDIDATES = 64  # per difficulty; a family whose split covers its whole space fails loudly, never loops
 STALE_AFTER = 16  # draws in a row without a view not drawn before: the difficulty's views are all known
 
@@ -84,18 +86,25 @@ def few_shot_examples(
     split_facts: Iterable[Facts] = (),
     slot_notice: bool = False,
     difficulties: Sequence[int] = DIFFICULTIES,
-    k: int = 1,
+    k: int | Sequence[int] = 1,
 ) -> list[dict[str, Any]]:
     """The family's worked examples, none of which repeats any of ``split_facts`` (its instances' facts).
 
     ``slot_notice`` (the ablation) shows A's slot notices in the examples as in the instances; by default the
-    examples show the notice-free view, like the instances. ``k = 2`` draws examples with two withheld facts
-    (the hard tier's k = 2 instances), from seeds of their own.
+    examples show the notice-free view, like the instances. ``k`` is the number of withheld facts of every
+    example, or of each example in turn (the hard tier: ``HARD_KS``); k = 2 examples draw from seeds of their own.
     """
-    if slot_notice and k != 1:
+    ks = [k] * len(difficulties) if isinstance(k, int) else list(k)
+    if len(ks) != len(difficulties):
+        raise ValueError("one k per example difficulty")
+    if slot_notice and set(ks) != {1}:
         raise ValueError("the slot-notice ablation exists for k = 1 only")
-    pool = _Pool(family, dataset_seed, list(split_facts), slot_notice, k, top=max(3, *difficulties))
-    return [pool.take(i, requested) for i, requested in enumerate(difficulties)]
+    top = max(3, *difficulties)
+    pools = {one: _Pool(family, dataset_seed, list(split_facts), slot_notice, one, top) for one in sorted(set(ks))}
+    chosen: list[Facts] = []
+    for pool in pools.values():
+        pool.chosen = chosen  # examples differ from each other whatever their k
+    return [pools[one].take(i, requested) for i, (requested, one) in enumerate(zip(difficulties, ks, strict=True))]
 
 
 class _Pool:

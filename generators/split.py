@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from generators.families import FAMILIES, get_family
 from generators.fewshot import DIFFICULTIES, Facts, few_shot_examples, instance_facts
 from generators.fewshot import HARD_DIFFICULTIES as HARD_EXAMPLE_DIFFICULTIES
+from generators.fewshot import HARD_KS as HARD_EXAMPLE_KS
 from generators.instances import build_instance
 
 CHUNK = 64
@@ -127,51 +128,40 @@ def _attach(
     """The instances in order, each with its family's examples once all that family's instances are built.
 
     An instance waits until the last instance of its family is built (the split lists a family's slots
-    together, so at most one family's instances wait at a time). A family gets one set of examples per k
-    among its slots (``example_sets``).
+    together, so at most one family's instances wait at a time). A family gets one set of examples for all its
+    instances (``example_plans``).
     """
     if not few_shot:
         yield from instances
         return
     left = Counter(slot.family for slot in slots)
     facts: dict[str, list[Facts]] = {name: _facts_outside(name, slots, split_slots, seed) for name in left}
-    sets = example_sets([*slots, *(split_slots or ())])
-    examples: dict[tuple[str, int], list[dict]] = {}
+    plans = example_plans([*slots, *(split_slots or ())])
+    examples: dict[str, list[dict]] = {}
     waiting: deque[dict] = deque()
     for instance in instances:
         name = instance["family"]
         facts[name].append(instance_facts(instance))
         left[name] -= 1
         if left[name] == 0:
-            family_facts = facts.pop(name)
-            for k, difficulties in sets[name]:
-                examples[(name, k)] = few_shot_examples(get_family(name), seed, family_facts, slot_notice,
-                                                        difficulties, k)
+            difficulties, ks = plans[name]
+            examples[name] = few_shot_examples(get_family(name), seed, facts.pop(name), slot_notice, difficulties, ks)
         waiting.append(instance)
-        while waiting and (waiting[0]["family"], _k(waiting[0])) in examples:
+        while waiting and waiting[0]["family"] in examples:
             ready = waiting.popleft()
-            ready["few_shot_examples"] = examples[(ready["family"], _k(ready))]
+            ready["few_shot_examples"] = examples[ready["family"]]
             yield ready
 
 
-def example_sets(slots: Iterable[Slot]) -> dict[str, list[tuple[int, tuple[int, ...]]]]:
-    """Per family, the example sets its instances need: (k, the examples' difficulties), k ascending.
-
-    The paper's split gets one set at 1, 2, 2, 3; a family whose slots reach past difficulty 3 (the hard tier)
-    gets its examples at 4, 4, 5, 5, one set per k (a k = 2 instance is shown examples of the k = 2 protocol).
-    """
-    ks: dict[str, set[int]] = {}
-    hard: set[str] = set()
+def example_plans(slots: Iterable[Slot]) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Per family, its examples' difficulties and k: the paper's split 1, 2, 2, 3 at k = 1; a family whose slots
+    reach past difficulty 3 or k = 1 (the hard tier) d4, d4, d5, d5 at k = 1, 2, 1, 2, the same for all its
+    instances."""
+    hard: dict[str, bool] = {}
     for slot in slots:
-        ks.setdefault(slot.family, set()).add(slot.k)
-        if slot.requested_difficulty > 3 or slot.k > 1:
-            hard.add(slot.family)
-    return {name: [(k, HARD_EXAMPLE_DIFFICULTIES if name in hard else DIFFICULTIES) for k in sorted(found)]
-            for name, found in ks.items()}
-
-
-def _k(instance: dict) -> int:
-    return instance["minimal_hint_spec"]["k_min"]
+        hard[slot.family] = hard.get(slot.family, False) or slot.requested_difficulty > 3 or slot.k > 1
+    return {name: (HARD_EXAMPLE_DIFFICULTIES, HARD_EXAMPLE_KS) if is_hard else (DIFFICULTIES, (1,) * len(DIFFICULTIES))
+            for name, is_hard in hard.items()}
 
 
 def _facts_outside(family: str, slots: Sequence[Slot], split_slots: Sequence[Slot] | None, seed: int) -> list[Facts]:

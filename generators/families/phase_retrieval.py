@@ -333,8 +333,9 @@ class PhaseRetrieval(Family):
             extra = ["(x0 + x1 + x2 + x3)^2", "the squared sum of the signal", "the DC component",
                      "the zero-frequency magnitude"] if k == "0" else [
                      "(x0 - x1 + x2 - x3)^2", "the squared alternating sum of the signal", "the Nyquist component"]
-            return [f"the squared DFT magnitude {slot}", slot, f"|X_{k}|", f"|X{k}|^2", f"the magnitude of X_{k}",
-                    f"the squared magnitude of X_{k}", f"X_{k}", *extra]
+            # never the bare X_k, |X_k| or "the magnitude of X_k": read case-blind they are x_k, the signal's entry
+            return [f"the squared DFT magnitude {slot}", slot, f"|X{k}|^2", f"the squared magnitude of X_{k}",
+                    f"the DFT magnitude of X_{k}", *extra]
         if slot.startswith("sign(x") and slot.endswith(")"):
             i = slot[len("sign(x") : -1]
             return [
@@ -354,8 +355,7 @@ class PhaseRetrieval(Family):
             k = c["k"]
             return SlotDescription("squared DFT magnitude", (k,), base=0, kind="magnitude",
                                    synonyms=("DFT magnitude", "Fourier magnitude", "magnitude"),
-                                   meanings=(f"|X_{k}|^2", f"the squared magnitude of X_{k}",
-                                             f"the magnitude of X_{k}", f"|X_{k}|"))
+                                   meanings=(f"|X_{k}|^2", f"the squared magnitude of X_{k}"))
         if c["type"] != "sign":
             return None
         i = c["index"]

@@ -11,9 +11,9 @@ import pytest
 from generators import HARD_TIER_VERSION
 from generators.__main__ import main as generators_cli
 from generators.families import FAMILIES
-from generators.fewshot import HARD_DIFFICULTIES, few_shot_examples, instance_facts, repeating_examples
+from generators.fewshot import HARD_DIFFICULTIES, HARD_KS, few_shot_examples, instance_facts, repeating_examples
 from generators.jsonl import dumps
-from generators.split import example_sets, generate, hard_slots, typed_slots
+from generators.split import example_plans, generate, hard_slots, typed_slots
 from harness.errors import InputErrors
 from harness.mira.dataset import load_dataset
 from harness.prompts.mira import render_examples
@@ -62,24 +62,22 @@ def test_n_hard_needs_the_hard_tier(tmp_path, capsys) -> None:
     assert "--n-hard needs --tier hard" in capsys.readouterr().err
 
 
-def test_four_shot_examples_are_at_the_tiers_difficulties_and_show_the_k2_protocol(tmp_path) -> None:
+def test_four_shot_examples_mix_k_so_they_never_tell_an_instance_its_k(tmp_path) -> None:
     tier = records(hard_file(tmp_path, "--four-shot"))
     assert [instance_problems(r) for r in tier] == [[]] * len(tier)
-    for record in tier:
-        k = record["minimal_hint_spec"]["k_min"]
-        examples = record["few_shot_examples"]
-        assert [e["difficulty"] for e in examples] == list(HARD_DIFFICULTIES)
-        if k == 1:
-            assert all("requests" not in e and "hints" not in e for e in examples)
+    examples = tier[0]["few_shot_examples"]
+    assert [e["difficulty"] for e in examples] == list(HARD_DIFFICULTIES)
+    assert [len(e.get("hints", [e["hint"]])) for e in examples] == list(HARD_KS) == [1, 2, 1, 2]
+    for e in examples:
+        if "hints" in e:
+            assert len(e["requests"]) == len(e["hints"]) == 2
+            assert (e["requests"][0], e["hints"][0]) == (e["request"], e["hint"])
+            assert e["hints"][0] != e["hints"][1]
         else:
-            for e in examples:
-                assert len(e["requests"]) == len(e["hints"]) == 2
-                assert (e["requests"][0], e["hints"][0]) == (e["request"], e["hint"])
-                assert e["hints"][0] != e["hints"][1]
-    by_k = {r["minimal_hint_spec"]["k_min"]: r["few_shot_examples"] for r in tier}
-    assert {e["seed"] for e in by_k[1]}.isdisjoint(e["seed"] for e in by_k[2])
-    # same examples for every instance of the family at the same k
-    assert all(r["few_shot_examples"] == by_k[r["minimal_hint_spec"]["k_min"]] for r in tier)
+            assert "requests" not in e
+    # the same examples for every instance of the family, whatever its k
+    assert all(r["few_shot_examples"] == examples for r in tier)
+    assert len({e["seed"] for e in examples}) == 4
 
 
 def test_a_k2_example_that_shows_the_facts_through_its_second_hint_is_rejected(tmp_path) -> None:
@@ -94,16 +92,15 @@ def test_a_k2_example_that_shows_the_facts_through_its_second_hint_is_rejected(t
 
 
 def test_the_default_splits_example_plan_is_unchanged() -> None:
-    assert example_sets(typed_slots(1, 1, families=[FAMILY])) == {FAMILY: [(1, (1, 2, 2, 3))]}
-    assert example_sets(hard_slots(1, [FAMILY])) == {FAMILY: [(1, (4, 4, 5, 5)), (2, (4, 4, 5, 5))]}
+    assert example_plans(typed_slots(1, 1, families=[FAMILY])) == {FAMILY: ((1, 2, 2, 3), (1, 1, 1, 1))}
+    assert example_plans(hard_slots(1, [FAMILY])) == {FAMILY: ((4, 4, 5, 5), (1, 2, 1, 2))}
     with pytest.raises(ValueError):
         few_shot_examples(FAMILIES[FAMILY], 7, slot_notice=True, k=2)
 
 
 def test_the_prompt_shows_one_exchange_per_hint(tmp_path) -> None:
-    tier = records(hard_file(tmp_path, "--four-shot"))
-    k1 = next(r for r in tier if r["minimal_hint_spec"]["k_min"] == 1)["few_shot_examples"]
-    k2 = next(r for r in tier if r["minimal_hint_spec"]["k_min"] == 2)["few_shot_examples"]
+    examples = records(hard_file(tmp_path, "--four-shot"))[0]["few_shot_examples"]
+    k1, k2 = examples[0:1], examples[1:2]
     one = render_examples(k1[:1])
     assert one.count('"action": "request"') == 1 and one.count("B: offers") == 1
     two = render_examples(k2[:1])
@@ -135,15 +132,13 @@ def test_the_harness_names_a_k2_record_whose_second_hint_is_broken(tmp_path) -> 
     assert "bad.jsonl:3" in str(exc.value) and "atomic_hints[1].slot" in str(exc.value)
 
 
-def test_an_instance_is_shown_examples_of_its_own_k(tmp_path) -> None:
-    tier = records(hard_file(tmp_path, "--four-shot"))
-    k1 = next(r for r in tier if r["minimal_hint_spec"]["k_min"] == 1)
-    k2 = next(r for r in tier if r["minimal_hint_spec"]["k_min"] == 2)
-    swapped = dict(copy.deepcopy(k2), few_shot_examples=copy.deepcopy(k1["few_shot_examples"]))
-    assert [f for f, _ in instance_problems(swapped)] == [f"few_shot_examples[{i}]" for i in range(4)]
-    other = copy.deepcopy(k2)
-    other["few_shot_examples"][1]["hints"].reverse()
-    assert [f for f, _ in instance_problems(other)] == ["few_shot_examples[1]"]
+def test_an_example_with_unmatched_requests_and_hints_is_named(tmp_path) -> None:
+    record = records(hard_file(tmp_path, "--four-shot"))[0]
+    reversed_hints = copy.deepcopy(record)
+    reversed_hints["few_shot_examples"][1]["hints"].reverse()
+    assert [f for f, _ in instance_problems(reversed_hints)] == ["few_shot_examples[1]"]
+    record["few_shot_examples"][3]["requests"].pop()
+    assert [f for f, _ in instance_problems(record)] == ["few_shot_examples[3].requests"]
 
 
 def test_a_family_that_cannot_withhold_two_facts_is_one_line_and_no_file(tmp_path, monkeypatch, capsys) -> None:
