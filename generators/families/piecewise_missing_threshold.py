@@ -58,6 +58,13 @@ def evaluate(x: int, t: int, branches: list[dict[str, int]]) -> int:
     return active["slope"] * x + active["intercept"]
 
 
+def branch_parts(i: int, relation: str) -> list[str]:
+    """More names of one branch: it is one fact with two numbers (like a congruence), so a request for its slope,
+    its intercept or both asks for it; and f written on its side of the threshold."""
+    return [f"b{i} and a{i}", f"a{i}, b{i}", f"a{i}", f"b{i}", f"the slope a{i}", f"the intercept b{i}",
+            f"f(x) for x {relation} t", f"f(x) if x {relation} t", f"f(x) when x {relation} t"]
+
+
 class PiecewiseMissingThreshold(Family):
     name = "piecewise_missing_threshold"
     prefix = "pie"
@@ -213,9 +220,11 @@ class PiecewiseMissingThreshold(Family):
             case "x":
                 return ["the query point x", "x", "the query point", "the point where f is evaluated"]
             case "branch x < t":
-                return ["the branch of f for x < t", "the formula of f for x < t", "the lower branch", "a0 and b0"]
+                return ["the branch of f for x < t", "the formula of f for x < t", "the lower branch", "a0 and b0",
+                        *branch_parts(0, "<")]
             case "branch x >= t":
-                return ["the branch of f for x >= t", "the formula of f for x >= t", "the upper branch", "a1 and b1"]
+                return ["the branch of f for x >= t", "the formula of f for x >= t", "the upper branch", "a1 and b1",
+                        *branch_parts(1, ">=")]
         raise KeyError(f"unknown slot {slot!r}")
 
     def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:

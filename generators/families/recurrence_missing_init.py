@@ -175,8 +175,11 @@ class RecurrenceMissingInit(Family):
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         if slot == "recurrence":
+            # one fact with two numbers, like a congruence: a request for r1, r2 or both asks for it
             return ["the recurrence", "the recurrence rule", "the coefficients r1 and r2", "r1 and r2",
-                    "the recurrence relation", "the recurrence coefficients", "the coefficients of the recurrence"]
+                    "the recurrence relation", "the recurrence coefficients", "the coefficients of the recurrence",
+                    "r2 and r1", "r1, r2", "r1", "r2", "the coefficient r1", "the coefficient r2",
+                    "a(n+2) = r1·a(n+1) + r2·a(n)", "a(n+2) = r1*a(n+1) + r2*a(n)"]
         if slot.startswith("a(") and slot.endswith(")"):
             i = slot[2:-1]
             ordinal = {"0": "first", "1": "second"}.get(i, f"index-{i}")

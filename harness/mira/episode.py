@@ -7,8 +7,8 @@ Protocol (paper §2, decisions in ``docs/harness.md``):
   responder, which offers or declines; a solver parse failure also spends one unit (it costs the turn);
 * after the budget is spent the solver gets **one last turn** in which only an answer counts; a request
   there is recorded as ``request_refused`` and the episode ends without an answer;
-* ``after_offer = "answer"`` (default, as the reference runner): after the k-th offer (k = ``k_min``, the
-  facts withheld: 1 in the paper's split) the next turn is that last turn; ``"continue"``: the solver may keep
+* ``after_offer = "answer"`` (default, as the reference runner): after an offer (k > 1 withheld facts: once
+  every one of them has been offered canonically) the next turn is that last turn; ``"continue"``: the solver may keep
   asking while budget remains;
 * a responder reply that is not a well-formed offer becomes a decline (recorded with its parse error);
   the solver only ever sees the fixed decline message;
@@ -121,7 +121,10 @@ class MiraEpisode:
     def _must_answer(self) -> bool:
         if self.units_used >= self.budget:
             return True
-        return self.config.after_offer == "answer" and self.counts["offers"] >= self.k
+        if self.config.after_offer != "answer":
+            return False
+        # k > 1: once every withheld fact has been offered (a repeated offer of one fact does not end the asking)
+        return self.counts["offers"] > 0 if self.k == 1 else len(self.acquired) >= self.k
 
     def _solver_turn(self) -> SolverTurn:
         self.turn += 1

@@ -171,6 +171,17 @@ def test_the_last_turn_comes_after_the_second_offer(k2: list[dict]) -> None:
     assert record["live_metrics"]["hints_acquired"] == ["h1", "h2"]
 
 
+def test_a_second_offer_of_the_same_fact_does_not_end_the_asking(k2: list[dict]) -> None:
+    def h1_twice_then_h2(t: SolverTurn) -> SolverAction:
+        return SolverAction.ask(f"What is {aliases(t.privileged, 1 if len(t.history) >= 2 else 0)[0]}?")
+
+    solver = Scripted(h1_twice_then_h2)
+    (record,) = play(k2[:1], solver)
+    assert [t.must_answer for t in solver.seen] == [False, False, False, True]
+    assert [e["hint_id"] for e in record["events"] if e["type"] == "offer"] == ["h1", "h1", "h2"]
+    assert record["live_metrics"]["hints_acquired"] == ["h1", "h2"]
+
+
 def test_one_hint_acquired_after_a_wasted_request(k2: list[dict]) -> None:
     def policy(t: SolverTurn) -> SolverAction:  # vague, then h2, then answers 0 on the last turn
         if t.must_answer:
