@@ -29,6 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-errors", type=count(0), default=50,
                    help="print (and keep in memory) at most this many errors; all are counted (default 50)")
     p.add_argument("--jobs", type=count(1), default=1, help="worker processes (default 1)")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON summary line per file (instances, errors, candidate slots per family)")
     reference_cli.add_parser(sub)
     check_answer.add_parser(sub)
     args = parser.parse_args(argv)
@@ -36,11 +38,11 @@ def main(argv: list[str] | None = None) -> int:
         return check_answer.run(args)
     if args.command == "import-reference":
         return reference_cli.run(args)
-    return validate_files(args.files, args.max_errors, args.jobs)
+    return validate_files(args.files, args.max_errors, args.jobs, args.json)
 
 
-def validate_files(paths: list[str], max_errors: int, jobs: int) -> int:
-    """Validate each file; one JSON summary line per file on stdout, the errors on stderr."""
+def validate_files(paths: list[str], max_errors: int, jobs: int, as_json: bool = False) -> int:
+    """Validate each file; a short summary per file on stdout (``as_json``: one JSON line), the errors on stderr."""
     total_errors = 0
     for path in paths:
         problem = not_a_jsonl_file(path)
@@ -62,11 +64,25 @@ def validate_files(paths: list[str], max_errors: int, jobs: int) -> int:
             print(f"{path}: {result.raw_release_lines} line(s) are in the authors' release format; convert them "
                   f"first: python -m verifiers import-reference {path} --out OURS.jsonl", file=sys.stderr)
         total_errors += errors
-        print(json.dumps({"file": path, "instances": result.instances, "errors": errors,
-                          "candidates": result.candidate_summary()}))
+        summary = {"file": path, "instances": result.instances, "errors": errors,
+                   "candidates": result.candidate_summary()}
+        print(json.dumps(summary) if as_json else summary_text(summary))
     if total_errors > max_errors:
         print(f"... {total_errors - max_errors} more error(s) not printed (--max-errors {max_errors})", file=sys.stderr)
     return 1 if total_errors else 0
+
+
+def summary_text(summary: dict) -> str:
+    """``FILE: N instances, E errors`` and, on a second line, how many candidate slots A's views leave open."""
+    head = f"{summary['file']}: {summary['instances']:,} instances, {summary['errors']:,} error(s)"
+    candidates = summary["candidates"]
+    if not candidates:
+        return head
+    single = [name for name, c in candidates.items() if c["max"] == 1]
+    several = [f"{name} {c['min']}" + (f"-{c['max']} (mean {c['mean']})" if c["min"] != c["max"] else "")
+               for name, c in candidates.items() if c["max"] > 1]
+    parts = ([f"1 in {len(single)} famil{'y' if len(single) == 1 else 'ies'}"] if single else []) + several
+    return f"{head}\n  candidate slots per instance: {'; '.join(parts)}"
 
 
 if __name__ == "__main__":

@@ -128,7 +128,7 @@ def test_validate_reports_unreadable_lines(tmp_path: Path, content: bytes, messa
 
 
 def test_validate_empty_file_fails(tmp_path: Path) -> None:
-    proc = _validate(tmp_path, b"")
+    proc = _validate(tmp_path, b"", "--json")
     assert_one_line_error(proc, 1, "input.jsonl: no instances (the file is empty)")
     assert json.loads(proc.stdout) == {"file": str(tmp_path / "input.jsonl"), "instances": 0, "errors": 1,
                                       "candidates": {}}

@@ -16,7 +16,7 @@ def test_cli_writes_both_variants_and_validate_counts_candidates(tmp_path, capsy
                               *extra]) == 0
         assert json.loads(capsys.readouterr().out)["view_variant"] == variant
         files[variant] = [json.loads(line) for line in out.read_text().splitlines()]
-        assert verifiers_main(["validate", str(out)]) == 0
+        assert verifiers_main(["validate", str(out), "--json"]) == 0
         summary = json.loads(capsys.readouterr().out)
         assert summary["candidates"] == {"markov_missing_transition": {
             "records": 6, "min": 2, "mean": 2.0, "max": 2, "histogram": {"2": 6}}}
@@ -55,3 +55,18 @@ def test_view_without_the_declaration_candidates_come_from_is_one_line(tmp_path,
     err = capsys.readouterr().err
     assert err.startswith(f"{bad}:1 ") and "localizability check failed: the observation symbols" in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_validate_prints_a_short_summary_by_default(tmp_path, capsys) -> None:
+    paths = []
+    for family in ("markov_missing_transition", "bayes_missing_prior"):
+        paths.append(tmp_path / f"{family}.jsonl")
+        assert generate_main(["mira", "--family", family, "--n", "1", "--out", str(paths[-1])]) == 0
+    capsys.readouterr()
+    assert verifiers_main(["validate", *map(str, paths)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{paths[0]}: 3 instances, 0 error(s)",
+        "  candidate slots per instance: markov_missing_transition 2",
+        f"{paths[1]}: 3 instances, 0 error(s)",
+        "  candidate slots per instance: 1 in 1 family",
+    ]
