@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from generators.answers import encode_answer
+from generators.base import is_slot_notice
 from generators.families import FAMILIES
 from generators.instances import sample_valid
 from harness.mira.dataset import load_dataset
@@ -31,6 +32,7 @@ from verifiers.reference import (
     imported_instance_problems,
     summarise,
 )
+from verifiers.validate import NOTICE_TEXT
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT.parent / "shared" / "reference-release" / "sample_instances.jsonl"
@@ -57,6 +59,25 @@ EXPECTED_DEGENERATE = {
     "geo-000136": "pinned_by_construction",  # only Q - (12, 5) lies on L1 among the release's offsets
     "ran-000556": "pinned_by_range",  # A's line has one integer point in [-6, 6]^3
     "dec-000967": "violates_family_rule",  # kernel (-2, 0): every sample fixes one x_k on its own
+}
+
+# Samples whose imported A view does not put the hint's slot among A's candidates (no candidate_slots recorded):
+NOT_LOCALIZABLE = {
+    "pha-000439": [],  # |X|^2 = (0, 16, 0, 16): x0 is 0 in two of the four integer signals, so sign(x0) settles none
+    "pol-001863": None,  # the release never told A where B's point is: A's view declares no evaluation points
+    "dis-001136": [],  # cell(0,1) does not settle cell(0,0) (also no_witness)
+}
+
+# The release's sentences that told A what its partner knows: gone from the default view, the ablation's notices.
+RELEASE_NOTICES = {
+    "crt-000070": ("third congruence", "Your partner knows the third congruence x ≡ r3 (mod m3)."),
+    "geo-000136": ("L2", "Your partner knows the second line L2."),
+    "gra-000199": ("s3", "Your partner knows the path sum s3 = e01 + e20."),
+    "lin-000256": ("c", "Your partner knows the value of exactly one of a, b and c."),
+    "pha-000439": ("sign(x0)", "Your partner knows the sign of x0."),
+    "ran-000556": ("equation (3)", "Your partner knows more linear equations in x, y and z, labelled (3), (4)."),
+    "rec-000612": ("a(1)", "The initial value a(1) is an integer that is not given to you; your partner knows it."),
+    "pol-001863": ("p(0)", "Your partner knows the value of p at one more point."),
 }
 
 
@@ -98,7 +119,8 @@ def test_every_sample_converts_and_its_answer_reverifies(sample_import) -> None:
     for r in report:
         assert r["converted"] and r["answer_reverified"], r
         assert r["answer"]["recomputed"] == r["answer"]["released"], r["id"]  # the release's own shape
-        assert set(r["checks"]) == {"global_uniqueness", "local_underdetermination", "hint_sufficiency"}
+        assert set(r["checks"]) == {"global_uniqueness", "local_underdetermination", "hint_sufficiency",
+                                    "localizability"}
         assert r["checks"]["global_uniqueness"]["passed"] and r["checks"]["hint_sufficiency"]["passed"], r["id"]
 
 
@@ -136,7 +158,8 @@ def test_converted_file_is_a_first_class_dataset(sample_import, tmp_path: Path) 
         assert v["source"] == "reference-import"
         assert (r["id"] in EXPECTED_DEGENERATE) == bool(v["degenerate"])
         if r["id"] not in EXPECTED_DEGENERATE:
-            assert v["checks"] == ["global_uniqueness", "local_underdetermination", "hint_sufficiency"]
+            assert v["checks"] == ["global_uniqueness", "local_underdetermination", "hint_sufficiency",
+                                   *([] if r["id"] in NOT_LOCALIZABLE else ["localizability"])]
         assert r["global_metadata"]["reference"]["record"]["id"] == r["id"]
     by_id = {r["id"]: r for r in records}
     assert by_id["bay-000001"]["answer_type"] == "rational"  # the release's dict_int fraction, now rational
@@ -154,6 +177,96 @@ def test_converted_file_is_a_first_class_dataset(sample_import, tmp_path: Path) 
     assert proc.returncode == 0 and summary["written"] == 22 - len(EXPECTED_DEGENERATE)
     kept = {json.loads(line)["id"] for line in (tmp_path / "kept.jsonl").read_text().splitlines()}
     assert not kept & set(EXPECTED_DEGENERATE)
+
+
+def a_view(record: dict[str, Any]) -> dict[str, Any]:
+    return record["agent_views"][0]["private_data"]
+
+
+def assert_default_view(record: dict[str, Any]) -> None:
+    """What A sees states what A knows: no slot notice, no sentence saying what is missing or what B holds."""
+    assert record["view_variant"] == "default", record["id"]
+    assert not any(is_slot_notice(c) for c in a_view(record)["constraints_machine"]), record["id"]
+    for text in [*a_view(record)["constraints_text"], record["question"]]:
+        assert not NOTICE_TEXT.search(text), (record["id"], text)
+
+
+@needs_samples
+def test_imported_default_views_say_what_a_knows_never_what_b_holds(sample_import) -> None:
+    records = {r["id"]: r for r in map(json.loads, sample_import["out"].read_text().splitlines())}
+    for record in records.values():
+        assert_default_view(record)
+    # the domain statements name the quantity A lacks, without saying who holds it
+    assert "x also satisfies a third congruence x ≡ r3 (mod m3); x is the unique integer" in \
+        a_view(records["crt-000070"])["constraints_text"][-1]
+    assert "the path sums are s1 = e01 + e12, s2 = e12 + e20, s3 = e01 + e20." in records["gra-000199"]["question"]
+    assert records["geo-000136"]["question"].startswith("P = (x, y) is the intersection point of line L1 with a "
+                                                        "second line L2. What is d(P, Q)")
+    assert a_view(records["ran-000556"])["constraints_text"][-1] == (
+        "x, y and z are integers; the linear equations in x, y and z of the system are labelled (1), (2), (3), (4).")
+    assert a_view(records["rec-000612"])["constraints_text"][-1] == (
+        "a(0), a(1), a(2), ... is a sequence of integers that satisfies the recurrence for every n >= 0.")
+    assert "x0, x1, x2, x3 are integers." in a_view(records["pha-000439"])["constraints_text"]
+    assert a_view(records["pol-001863"])["constraints_text"][0] == (
+        "p is a polynomial in x of degree 3 with integer coefficients.")
+    # a default record that announces the gap is rejected, by the notice rule as well as by the re-import
+    rec = records["rec-000612"]
+    told = {"type": "domain", "statement": "Your partner knows a(1).", "missing_slot": "a(1)"}
+    loud = json.loads(json.dumps(rec))
+    a_view(loud)["constraints_machine"].append(told)
+    a_view(loud)["constraints_text"].append(told["statement"])
+    assert any("must not tell A which slot is missing" in msg for _, msg in imported_instance_problems(loud))
+    worded = json.loads(json.dumps(rec))
+    a_view(worded)["constraints_text"][-1] += " Your partner knows a(1)."
+    assert any("must not tell A what is missing" in msg for _, msg in imported_instance_problems(worded))
+
+
+@needs_samples
+def test_imported_candidate_slots_where_a_can_localize_the_gap(sample_import) -> None:
+    records = {r["id"]: r for r in map(json.loads, sample_import["out"].read_text().splitlines())}
+    report = {r["id"]: r for r in map(json.loads, sample_import["report"].read_text().splitlines())}
+    for rid, record in records.items():
+        check = report[rid]["checks"]["localizability"]
+        slot = record["minimal_hint_spec"]["atomic_hints"][0]["slot"]
+        if rid in NOT_LOCALIZABLE:
+            assert not check["passed"] and check["candidates"] == NOT_LOCALIZABLE[rid], (rid, check)
+            assert "candidate_slots" not in record["verifier"]
+            assert "localizability" not in record["verifier"]["checks"]
+        else:
+            assert check["passed"] and slot in record["verifier"]["candidate_slots"], (rid, check)
+            assert record["verifier"]["candidate_slots"] == check["candidates"]
+            assert "localizability" in record["verifier"]["checks"]
+    assert records["mar-001736"]["verifier"]["candidate_slots"] == ["P(0->0)", "P(0->1)"]
+    assert records["lin-000256"]["verifier"]["candidate_slots"] == ["b", "c"]  # a separates nothing here
+    assert records["dec-000967"]["verifier"]["candidate_slots"] == ["y_0"]  # the release's full convolution
+    assert sample_import["summary"]["not_localizable"] == len(NOT_LOCALIZABLE)
+    assert sample_import["summary"]["by_family"]["poly_interpolation"]["not_localizable"] == 1
+
+
+@needs_samples
+def test_slot_notice_import_keeps_the_release_sentences_as_notices(sample_import, tmp_path: Path) -> None:
+    out = tmp_path / "notice.jsonl"
+    proc = run_cli(str(SAMPLES), "--slot-notice", "--out", str(out), "--report", str(tmp_path / "r.jsonl"))
+    assert proc.returncode == 0, proc.stderr
+    default = {r["id"]: r for r in map(json.loads, sample_import["out"].read_text().splitlines())}
+    for record in map(json.loads, out.read_text().splitlines()):
+        rid, base = record["id"], default[record["id"]]
+        assert record["view_variant"] == "slot_notice"
+        assert imported_instance_problems(record) == [], rid
+        slot = record["minimal_hint_spec"]["atomic_hints"][0]["slot"]
+        machine, texts = a_view(record)["constraints_machine"], a_view(record)["constraints_text"]
+        assert machine[:-1] == a_view(base)["constraints_machine"] and texts[:-1] == a_view(base)["constraints_text"]
+        assert is_slot_notice(machine[-1]) and machine[-1]["missing_slot"] == slot, rid
+        expected = RELEASE_NOTICES.get(rid, (slot, f"The value of {slot} is not given to you; your partner knows it."))
+        assert (slot, texts[-1]) == expected, rid
+        # the checks never read the notice: everything but A's view and the variant is the default record's
+        assert {k for k in record if record[k] != base[k]} == {"agent_views", "view_variant"}, rid
+        assert record["agent_views"][1] == base["agent_views"][1]
+        # a notice view relabelled default is rejected; a default view relabelled slot_notice lacks its notice
+        problems = imported_instance_problems(dict(record, view_variant="default"))
+        assert any("must not tell A which slot is missing" in msg for _, msg in problems), rid
+        problems = imported_instance_problems(dict(base, view_variant="slot_notice"))
+        assert ("agent_views", "differs from a fresh import of the embedded release record") in problems, rid
 
 
 @needs_samples
@@ -333,6 +446,7 @@ def test_synthesised_release_lines_convert_and_reverify(name: str, tmp_path: Pat
         assert r.error is None, str(r.error)
         assert r.report["answer_reverified"] and not r.unverified, r.report
         assert imported_instance_problems(r.record) == [], r.report["id"]
+        assert_default_view(r.record)
     summary = summarise(results)
     assert summary["converted"] == len(lines) and summary["answer_mismatch"] == 0
     degenerate = {x["code"] for r in results for x in r.report["reasons"]}

@@ -1,5 +1,5 @@
-"""Re-verifying one mapped instance: the answer recomputed, our three checks on the imported views, and the
-degeneracy reasons (``REASONS``)."""
+"""Re-verifying one mapped instance: the answer recomputed, our three checks on the imported views, A's candidate
+slots (localizability, recorded only where it holds), and the degeneracy reasons (``REASONS``)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,13 @@ class Verdict:
 
     @property
     def passed(self) -> list[str]:
-        return [name for name in THREE_CHECKS if self.checks[name]["passed"]]
+        return [name for name in (*THREE_CHECKS, "localizability") if self.checks[name]["passed"]]
+
+    @property
+    def candidate_slots(self) -> list[str] | None:
+        """A's candidate slots when the localizability check holds (the hint's slot among them), else None."""
+        check = self.checks["localizability"]
+        return check["candidates"] if check["passed"] else None
 
 
 def _solver(spec: Spec, family: Family) -> Callable[[list[Constraint], dict[str, Any]], Answer]:
@@ -136,6 +142,8 @@ def verify(spec: Spec, family: Family, m: Mapped) -> Verdict:
         "witness": None if witness is None else {"constraint": witness[0], "answer": plain(witness[1])},
     }
 
+    checks["localizability"] = _localizability(spec, family, m)
+
     # ---- degeneracy
     for violation in m.rule_violations:
         reason("violates_family_rule", violation)
@@ -172,6 +180,23 @@ def verify(spec: Spec, family: Family, m: Mapped) -> Verdict:
                 break
     return Verdict(reverified, recomputed, via, detail, checks, reasons, witness,
                    "reference-import" if spec.solve else "family")
+
+
+def _localizability(spec: Spec, family: Family, m: Mapped) -> dict[str, Any]:
+    """A's candidate slots, judged from A's default view (never the notice) and the target, as our family judges
+    them (or the mapping, where the imported statement is the release's, not our family's); passed when the hint's
+    slot is among them. Not a degeneracy: a failure says only that the imported view does not let A localize."""
+    try:
+        candidates = spec.candidates(m) if spec.candidates else list(family.candidates_for(m.a, m.target))
+    except (NotUnique, Inconsistent, NotImplementedError, *MALFORMED) as exc:
+        return {"passed": False, "candidates": None,
+                "detail": f"A's imported view does not declare the quantities its gap is among ({exc})"}
+    if len(set(candidates)) != len(candidates):
+        return {"passed": False, "candidates": candidates, "detail": f"candidate slots repeat a slot: {candidates}"}
+    if m.slot not in candidates:
+        return {"passed": False, "candidates": candidates,
+                "detail": f"the hint's slot {m.slot} is not among the candidates A's view leaves open {candidates}"}
+    return {"passed": True, "candidates": candidates, "detail": f"{m.slot} is one of {len(candidates)} candidate(s)"}
 
 
 def _describe(out: Outcome, answer: Answer) -> str:

@@ -1,4 +1,5 @@
-"""``python -m verifiers import-reference FILE.jsonl [--out OURS.jsonl] [--exclude-degenerate] [--report R.jsonl]``."""
+"""``python -m verifiers import-reference FILE.jsonl [--out OURS.jsonl] [--exclude-degenerate] [--slot-notice]
+[--report R.jsonl]``."""
 
 from __future__ import annotations
 
@@ -17,12 +18,15 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--out", help="write the converted instances here (our JSONL format)")
     p.add_argument("--exclude-degenerate", action="store_true", help="leave degenerate instances out of --out")
     p.add_argument("--report", help="write the per-instance report here (JSONL) instead of to stdout")
+    p.add_argument("--slot-notice", action="store_true",
+                   help="the ablation: A's view also says what its partner knows (the release's sentence, or one "
+                        "naming the withheld slot); view_variant slot_notice")
 
 
 def run(args: argparse.Namespace) -> int:
     """The ``import-reference`` subcommand: 0 if every line converts and re-verifies, 1 if not, 2 if unreadable."""
     try:
-        results = list(import_file(args.file))
+        results = list(import_file(args.file, args.slot_notice))
     except OSError as exc:
         print(f"{args.file}: cannot read: {exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -10,20 +10,25 @@ from pathlib import Path
 from typing import Any
 
 from generators.answers import encode_answer
-from generators.base import Constraint, Family
+from generators.base import Constraint, Family, is_slot_notice
 from generators.families import FAMILIES
 from verifiers.jsonl import iter_lines, parse_json_line
 from verifiers.reference.checks import Verdict, verify
 from verifiers.reference.families import MAPPINGS
-from verifiers.reference.mapping import MALFORMED, Mapped, release_answer, release_shape
+from verifiers.reference.mapping import MALFORMED, Mapped, partner_notice, release_answer, release_shape
 from verifiers.reference.release import ReferenceFormatError, Release
 
 IMPORTER_VERSION = "1"
 SOURCE = "reference-import"
 
 
-def convert_release(data: Any, path: str = "<record>", line: int = 1) -> tuple[dict[str, Any], Verdict, Release]:
-    """(our instance record, its verdict, the parsed release record); ``ReferenceFormatError`` if unmappable."""
+def convert_release(data: Any, path: str = "<record>", line: int = 1,
+                    slot_notice: bool = False) -> tuple[dict[str, Any], Verdict, Release]:
+    """(our instance record, its verdict, the parsed release record); ``ReferenceFormatError`` if unmappable.
+
+    A's view is the default one (what A knows, never what B holds); ``slot_notice`` adds the release's sentence
+    saying what the partner knows, as a slot notice (the ablation). The checks never read the notice, so both
+    variants have the same verdict, answer and witness."""
     rec = Release(data, path, line)
     spec = MAPPINGS.get(rec.family)
     family = FAMILIES.get(rec.family)
@@ -40,7 +45,7 @@ def convert_release(data: Any, path: str = "<record>", line: int = 1) -> tuple[d
         if mapped.hint not in mapped.b:
             rec.fail("minimal_hint_spec", "internal: the mapped hint is not one of B's constraints")
         verdict = verify(spec, family, mapped)
-        record = build_record(rec, family, mapped, verdict)
+        record = build_record(rec, family, mapped, verdict, slot_notice)
     except ReferenceFormatError:
         raise
     except MALFORMED as exc:
@@ -51,7 +56,7 @@ def convert_release(data: Any, path: str = "<record>", line: int = 1) -> tuple[d
     return record, verdict, rec
 
 
-def build_record(rec: Release, family: Family, m: Mapped, v: Verdict) -> dict[str, Any]:
+def build_record(rec: Release, family: Family, m: Mapped, v: Verdict, slot_notice: bool = False) -> dict[str, Any]:
     keys = list(m.keys)
     answer = encode_answer(family.answer_type, m.answer, keys)
     if v.witness is not None:
@@ -71,6 +76,9 @@ def build_record(rec: Release, family: Family, m: Mapped, v: Verdict) -> dict[st
     }
     if v.witness is None:
         verifier["witness_is_placeholder"] = True
+    if v.candidate_slots is not None:
+        verifier["candidate_slots"] = v.candidate_slots
+    view_a = [*m.a, m.notice or generic_notice(m.slot)] if slot_notice else m.a
     return {
         "id": rec.id,
         "family": family.name,
@@ -87,8 +95,9 @@ def build_record(rec: Release, family: Family, m: Mapped, v: Verdict) -> dict[st
         "question": m.question,
         "target": m.target,
         "request_budget": 3 * rec.difficulty,
+        "view_variant": "slot_notice" if slot_notice else "default",
         "agent_views": [
-            {"agent_id": "A", "private_data": _private(family, m.unknowns, m.a)},
+            {"agent_id": "A", "private_data": _private(family, m.unknowns, view_a)},
             {"agent_id": "B", "private_data": _private(family, m.unknowns, m.b)},
         ],
         "minimal_hint_spec": {"k_min": 1, "atomic_hints": [{
@@ -111,9 +120,19 @@ def build_record(rec: Release, family: Family, m: Mapped, v: Verdict) -> dict[st
     }
 
 
+def generic_notice(slot: str) -> Constraint:
+    """The ablation's notice where the release told A nothing about its gap: the 1.x sentence naming the slot."""
+    return partner_notice(slot, f"The value of {slot} is not given to you; your partner knows it.")
+
+
 def _private(family: Family, unknowns: list[str], constraints: list[Constraint]) -> dict[str, Any]:
     return {"unknowns": list(unknowns), "externals": [],
-            "constraints_text": [family.render(c) for c in constraints], "constraints_machine": constraints}
+            "constraints_text": [_text(family, c) for c in constraints], "constraints_machine": constraints}
+
+
+def _text(family: Family, c: Constraint) -> str:
+    """A slot notice reads as its statement (as in every family that has one; graph_path_sums has none of its own)."""
+    return c["statement"] if is_slot_notice(c) else family.render(c)
 
 
 def _unique(items: list[str]) -> list[str]:
@@ -178,14 +197,14 @@ class LineResult:
     degenerate: bool = False
 
 
-def import_line(raw: bytes | str, path: str, line: int) -> LineResult:
+def import_line(raw: bytes | str, path: str, line: int, slot_notice: bool = False) -> LineResult:
     """Convert and re-verify one released line; every problem becomes part of the result, never an exception."""
     data, problem = parse_json_line(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
     if problem is not None:
         error = ReferenceFormatError(path, line, "(line)", problem)
         return LineResult(line, _failed_report(line, None, None, error), error=error)
     try:
-        record, verdict, rec = convert_release(data, path, line)
+        record, verdict, rec = convert_release(data, path, line, slot_notice)
     except ReferenceFormatError as error:
         rid = data.get("id") if isinstance(data, dict) else None
         fam = data.get("family") if isinstance(data, dict) else None
@@ -218,9 +237,9 @@ def _failed_report(line: int, rid: Any, fam: Any, error: ReferenceFormatError) -
             "field": error.field, "answer_reverified": False, "degenerate": None, "reasons": []}
 
 
-def import_file(path: str | Path) -> Iterator[LineResult]:
+def import_file(path: str | Path, slot_notice: bool = False) -> Iterator[LineResult]:
     for line, raw in iter_lines(path):
-        yield import_line(raw, str(path), line)
+        yield import_line(raw, str(path), line, slot_notice)
 
 
 def summarise(results: list[LineResult]) -> dict[str, Any]:
@@ -229,8 +248,9 @@ def summarise(results: list[LineResult]) -> dict[str, Any]:
         fam = r.report.get("family") if isinstance(r.report.get("family"), str) else "(unknown)"
         entry = by_family.setdefault(fam, {"instances": 0, "converted": 0, "answer_mismatch": 0,
                                            "answer_unverified": 0, "degenerate": 0, "reasons": {},
-                                           "degenerate_ids": []})
+                                           "degenerate_ids": [], "not_localizable": 0})
         entry["instances"] += 1
+        entry["not_localizable"] += _not_localizable(r)
         entry["converted"] += r.record is not None
         entry["answer_mismatch"] += r.mismatch
         entry["answer_unverified"] += r.unverified
@@ -245,25 +265,35 @@ def summarise(results: list[LineResult]) -> dict[str, Any]:
         "answer_mismatch": sum(r.mismatch for r in results),
         "answer_unverified": sum(r.unverified for r in results),
         "degenerate": sum(r.degenerate for r in results),
+        "not_localizable": sum(map(_not_localizable, results)),
         "by_family": by_family,
     }
 
 
+def _not_localizable(r: LineResult) -> bool:
+    """A converted line whose imported A view does not put the hint's slot among A's candidates."""
+    return r.record is not None and not r.report["checks"]["localizability"]["passed"]
+
+
 def imported_instance_problems(inst: dict[str, Any]) -> list[tuple[str, str]]:
     """(field, message) problems of an imported record: it must be exactly what a fresh import of its embedded
-    release record gives (so every check, reason, witness and answer is re-derived), and that import must
-    re-verify the released answer. Degenerate instances are valid records; their reasons are part of the record.
-    Its few-shot examples (mapped from the release's texts, which have no machine form) are checked by the schema.
+    release record gives (so every check, reason, witness, candidate slot and answer is re-derived, in the record's
+    view variant), and that import must re-verify the released answer; its A view must pass the validator's
+    notice rule (a default view never says what is missing or what the partner knows). Degenerate instances are
+    valid records; their reasons are part of the record. Its few-shot examples (mapped from the release's texts,
+    which have no machine form) are checked by the schema.
     """
     from schemas import schema_errors
+    from verifiers.validate import _notice_problems
 
     problems = schema_errors("mira_instance", inst)
     if problems:
         return problems
+    problems = _notice_problems(inst, inst["minimal_hint_spec"]["atomic_hints"][0]["slot"])
     try:
         ref = inst["global_metadata"]["reference"]
         data = {k: v for k, v in ref["record"].items() if k != "few_shot_examples"}
-        fresh, verdict, _ = convert_release(data, ref["file"], ref["line"])
+        fresh, verdict, _ = convert_release(data, ref["file"], ref["line"], inst.get("view_variant") == "slot_notice")
     except (KeyError, TypeError) as exc:
         return [("global_metadata.reference", f"missing or malformed embedded release record ({exc})")]
     except ReferenceFormatError as exc:

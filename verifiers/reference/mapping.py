@@ -11,7 +11,7 @@ from typing import Any
 
 from generators import intlinalg as _ila
 from generators.answers import Answer
-from generators.base import Constraint, Family
+from generators.base import Constraint, Family, missing_slot_note
 from generators.errors import Inconsistent
 from generators.families import FAMILIES
 from generators.linalg import solve_affine
@@ -34,7 +34,12 @@ class GenLevel:
 
 @dataclass
 class Mapped:
-    """One released instance in our constraint types."""
+    """One released instance in our constraint types.
+
+    ``a`` is A's default view: what A knows, never where its gap is or what B holds. ``notice``, where the release
+    told A what its partner knows, is that sentence as a slot notice (``missing_slot_note``), shown to A only in
+    the ``slot_notice`` ablation (``import-reference --slot-notice``).
+    """
 
     a: list[Constraint]
     b: list[Constraint]
@@ -49,6 +54,7 @@ class Mapped:
     extra_aliases: list[str] = field(default_factory=list)
     generation: list[GenLevel] = field(default_factory=list)
     rule_violations: list[str] = field(default_factory=list)
+    notice: Constraint | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,7 @@ class Spec:
     solve: Callable[[list[Constraint], dict[str, Any]], Answer] | None = None  # the release's construction
     alternatives: Callable[[Constraint, list[Constraint], dict[str, Any]], Iterable[Constraint]] | None = None
     recompute: Callable[[Mapped], Answer] | None = None  # formula, when our solver rejects the released data
+    candidates: Callable[[Mapped], list[str]] | None = None  # A's candidate slots, where our family's statement differs
 
 
 # ====================================================================== release answers
@@ -205,6 +212,11 @@ def read_views(rec: Release, converters: dict[str, Converter], *hint_kinds: str,
 
 def domain(statement: str, **fields: Any) -> Constraint:
     return {"type": "domain", "statement": statement, **fields}
+
+
+def partner_notice(slot: str, statement: str) -> Constraint:
+    """The release's sentence telling A what its partner knows, as the slot notice of the ``slot_notice`` ablation."""
+    return missing_slot_note(slot, statement)
 
 
 def check_unknowns(rec: Release, expected: list[str]) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generators.base import Constraint
-from verifiers.reference.mapping import Mapped, Spec, domain, read_views, released
+from verifiers.reference.mapping import Mapped, Spec, domain, partner_notice, read_views, released
 from verifiers.reference.release import Release
 
 
@@ -16,13 +16,14 @@ def map_crt(rec: Release) -> Mapped:
                 "residue": residue}
 
     a, b, hint = read_views(rec, {"congruence": congruence}, "congruence")
-    a.append(domain("x also satisfies one more congruence x ≡ r3 (mod m3), which your partner knows; x is the unique "
-                    "integer with 0 <= x < m1*m2*m3 that satisfies all three."))
+    a.append(domain("x also satisfies a third congruence x ≡ r3 (mod m3); x is the unique integer with "
+                    "0 <= x < m1*m2*m3 that satisfies all three."))
     slot = _crt_slot(hint["index"])
     return Mapped(a, b, hint, slot, {"modulus": hint["mod"], "residue": hint["residue"]},
                   {"type": "crt", "variable": hint["var"], "n_congruences": len(a) - 1 + len(b)},
                   "What is x, the unique integer with 0 <= x < m1*m2*m3 that satisfies all three congruences?",
-                  [hint["var"]], released(rec))
+                  [hint["var"]], released(rec),
+                  notice=partner_notice(slot, "Your partner knows the third congruence x ≡ r3 (mod m3)."))
 
 
 def _crt_slot(index: int) -> str:

@@ -101,4 +101,13 @@ def map_deconvolution(rec: Release) -> Mapped:
     return m
 
 
-SPEC = Spec(map_deconvolution, "dict_int", solve=solve_full_deconvolution, alternatives=_deconvolution_alternatives)
+def _deconvolution_candidates(m: Mapped) -> list[str]:
+    """The samples y_0..y_{n+m-2} of the release's full convolution (A's statement lists every one but one) that A
+    holds no value for; our family's own statement covers only y_0..y_{n-1}."""
+    _, _, total = _deconvolution_setup(m.a)
+    held = {c["index"] for c in m.a if c["type"] == "conv_eq"}
+    return [f"y_{k}" for k in range(total) if k not in held]
+
+
+SPEC = Spec(map_deconvolution, "dict_int", solve=solve_full_deconvolution, alternatives=_deconvolution_alternatives,
+            candidates=_deconvolution_candidates)

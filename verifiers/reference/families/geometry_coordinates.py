@@ -8,7 +8,17 @@ from fractions import Fraction
 
 from generators.base import Constraint
 from generators.families import geometry_coordinates as _geo
-from verifiers.reference.mapping import Converter, GenLevel, Mapped, Spec, convert_all, hint_of, lin_eq, released
+from verifiers.reference.mapping import (
+    Converter,
+    GenLevel,
+    Mapped,
+    Spec,
+    convert_all,
+    hint_of,
+    lin_eq,
+    partner_notice,
+    released,
+)
 from verifiers.reference.release import Release
 
 RELEASE_OFFSETS = ((3, 4), (4, 3), (5, 12), (12, 5))  # Q = P + offset in the release's generator
@@ -42,9 +52,9 @@ def map_geometry(rec: Release) -> Mapped:
     box = {"type": "domain", "coord_bound": 4 + d, "coeff_bound": 3 + d}
     m = Mapped(a, b, hint, "L2", {"coeffs": dict(hint["coeffs"]), "rhs": hint["rhs"]},
                {"type": "distance", "from": "P", "to": "Q"},
-               "P = (x, y) is the intersection point of line L1 with a second line L2, which your partner knows. What "
-               "is d(P, Q), the distance from P to Q? It is a whole number; give the integer.", ["d(P, Q)"],
-               released(rec))
+               "P = (x, y) is the intersection point of line L1 with a second line L2. What is d(P, Q), the distance "
+               "from P to Q? It is a whole number; give the integer.", ["d(P, Q)"], released(rec),
+               notice=partner_notice("L2", "Your partner knows the second line L2."))
     m.generation = [
         GenLevel("pinned_by_range", f"range (P an integer point in [-{4 + d}, {4 + d}]^2, L2's coefficients in "
                                     f"[-{3 + d}, {3 + d}], |PQ| whole)", [box]),

@@ -9,6 +9,7 @@ from verifiers.reference.mapping import (
     Spec,
     integer_line_alternatives,
     named_lin_eq,
+    partner_notice,
     read_views,
     released,
 )
@@ -21,12 +22,13 @@ def map_graph(rec: Release) -> Mapped:
     a, b, hint = read_views(rec, {"lin_eq": _path_sum})
     d = rec.difficulty
     top = max([abs(c["rhs"]) for c in a] + [1])
-    missing = ", ".join(f"{c['name']} = {' + '.join(e for e in _gra.EDGES if c['coeffs'][e])}" for c in b if c not in a)
+    missing = ", ".join(_path_sum_text(c["name"]) for c in b if c not in a)
+    sums = ", ".join(map(_path_sum_text, _gra.ROWS))
     m = Mapped(a, b, hint, hint["name"], hint["rhs"], {"type": "edge_weights", "vars": list(_gra.EDGES)},
-               f"The edges e01, e12 and e20 of a triangle carry integer weights; your partner knows the path sum "
-               f"{missing}. What are the three edge weights (e01, e12, e20)? Give the three integers.",
-               list(_gra.EDGES),
-               released(rec, _gra.EDGES), keys=_gra.EDGES)
+               f"The edges e01, e12 and e20 of a triangle carry integer weights; the path sums are {sums}. What are "
+               "the three edge weights (e01, e12, e20)? Give the three integers.", list(_gra.EDGES),
+               released(rec, _gra.EDGES), keys=_gra.EDGES,
+               notice=partner_notice(hint["name"], f"Your partner knows the path sum {missing}."))
     m.generation = [
         GenLevel("pinned_by_positivity", "positivity (integer weights >= 1)",
                  [{"type": "domain", "integer": True, "lower": 1, "upper": top}]),
@@ -34,6 +36,10 @@ def map_graph(rec: Release) -> Mapped:
                  [{"type": "domain", "integer": True, "lower": 1, "upper": 2 + d}]),
     ]
     return m
+
+
+def _path_sum_text(name: str) -> str:
+    return f"{name} = {' + '.join(e for e, k in zip(_gra.EDGES, _gra.ROWS[name], strict=True) if k)}"
 
 
 SPEC = Spec(map_graph, "dict_int", alternatives=integer_line_alternatives(_gra.EDGES))

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from generators.base import Constraint
 from generators.families import linear_system_separator as _lss
-from verifiers.reference.mapping import GenLevel, Mapped, Spec, integer_line_alternatives, lin_eq, read_views, released
+from verifiers.reference.mapping import (
+    GenLevel,
+    Mapped,
+    Spec,
+    integer_line_alternatives,
+    lin_eq,
+    partner_notice,
+    read_views,
+    released,
+)
 from verifiers.reference.release import Release
 
 
@@ -24,9 +33,9 @@ def map_linear_separator(rec: Release) -> Mapped:
     a, b, hint = read_views(rec, {"lin_eq": equation}, "value", b_converters={"value": value})
     d = rec.difficulty
     m = Mapped(a, b, hint, hint["var"], hint["value"], {"type": "solution", "vars": list(_lss.VARS)},
-               "a, b and c are integers, and your partner knows the value of exactly one of them. What is the solution "
-               "(a, b, c) of the system? Give the three integers a, b and c.", list(_lss.VARS),
-               released(rec, _lss.VARS), keys=_lss.VARS)
+               "a, b and c are integers. What is the solution (a, b, c) of the system? Give the three integers a, b "
+               "and c.", list(_lss.VARS), released(rec, _lss.VARS), keys=_lss.VARS,
+               notice=partner_notice(hint["var"], "Your partner knows the value of exactly one of a, b and c."))
     if all(c["coeffs"][hint["var"]] == 0 for c in a):
         m.rule_violations.append(f"{hint['var']} occurs in none of A's equations, so it separates nothing")
     m.generation = [GenLevel("pinned_by_range", f"range (a, b, c integers in [-{5 + d}, {5 + d}])",

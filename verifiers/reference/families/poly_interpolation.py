@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from generators.errors import Inconsistent
 from generators.families import poly_interpolation as _pol
-from verifiers.reference.mapping import Mapped, Spec, domain, int_fields, read_views, released
+from verifiers.reference.mapping import Mapped, Spec, domain, int_fields, partner_notice, read_views, released
 from verifiers.reference.release import Release
 
 
@@ -18,13 +18,14 @@ def map_poly(rec: Release) -> Mapped:
         rec.fail("global_metadata.degree", f"A holds {degree} points, so p has degree {degree}, "
                                            f"not {rec.meta['degree']}")
     x_star = rec.meta_int("target_x")
-    told = domain(f"p is a polynomial in x of degree {degree} with integer coefficients. Your partner knows its value "
-                  f"at one more point.")
-    return Mapped([told, *a], b, hint, f"p({hint['x']})", hint["y"],
+    told = domain(f"p is a polynomial in x of degree {degree} with integer coefficients.")
+    slot = f"p({hint['x']})"
+    return Mapped([told, *a], b, hint, slot, hint["y"],
                   {"type": "poly_value", "poly": "p", "x": x_star, "degree": degree},
                   f"What is p({x_star}), the value of the polynomial p at x = {x_star}? Give the integer.",
                   [f"p({x_star})"], released(rec),
-                  extra_aliases=["your interpolation point", "the missing interpolation point"])
+                  extra_aliases=["your interpolation point", "the missing interpolation point"],
+                  notice=partner_notice(slot, "Your partner knows the value of p at one more point."))
 
 
 def _poly_formula(m: Mapped) -> int:

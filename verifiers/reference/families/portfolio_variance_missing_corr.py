@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from generators.base import frac, frac_json
 from generators.errors import NotUnique
+from generators.families.portfolio_variance_missing_corr import correlation_slots
 from verifiers.reference.mapping import Mapped, Spec, domain, frac_type, int_fields, read_views, released
 from verifiers.reference.release import Release
 
@@ -41,4 +42,18 @@ def _portfolio_formula(m: Mapped) -> Fraction:
         raise NotUnique(f"missing value {exc}") from None
 
 
-SPEC = Spec(map_portfolio, "rational", recompute=_portfolio_formula)
+def _portfolio_candidates(m: Mapped) -> list[str]:
+    """The weights, volatilities and correlations rho(i,j), i < j, of A's n assets (the imported statement declares
+    them) that A holds no value for; our family's own statement also lists the correlations by name."""
+    n = m.target["n_assets"]
+    held = set()
+    for c in m.a:
+        if c["type"] in ("weight", "std"):
+            held.add(f"{'w' if c['type'] == 'weight' else 'sigma'}_{c['asset']}")
+        elif c["type"] == "corr":
+            held.add("rho({},{})".format(*sorted((c["asset_i"], c["asset_j"]))))
+    declared = [f"w_{i}" for i in range(n)] + [f"sigma_{i}" for i in range(n)] + correlation_slots(n)
+    return [slot for slot in declared if slot not in held]
+
+
+SPEC = Spec(map_portfolio, "rational", recompute=_portfolio_formula, candidates=_portfolio_candidates)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from generators import intlinalg as _ila
 from generators.base import Constraint
-from verifiers.reference.mapping import GenLevel, Mapped, Spec, domain, lin_eq, read_views, released
+from verifiers.reference.mapping import GenLevel, Mapped, Spec, domain, lin_eq, partner_notice, read_views, released
 from verifiers.reference.release import Release
 
 
@@ -18,13 +18,17 @@ def map_rankdef(rec: Release) -> Mapped:
 
     a, b, hint = read_views(rec, {"lin_eq": equation})
     labels_b = ", ".join(f"({c['eq']})" for c in b)
-    told = domain(f"x, y and z are integers. Your partner knows more linear equations in x, y and z, labelled "
-                  f"{labels_b}.", integer=list(variables))
+    labels_all = ", ".join(f"({c['eq']})" for c in [*a, *b])
+    told = domain(f"x, y and z are integers; the linear equations in x, y and z of the system are labelled "
+                  f"{labels_all}.", integer=list(variables))
     d = rec.difficulty
-    m = Mapped([*a, told], b, hint, f"equation ({hint['eq']})", {"coeffs": hint["coeffs"], "rhs": hint["rhs"]},
+    slot = f"equation ({hint['eq']})"
+    m = Mapped([*a, told], b, hint, slot, {"coeffs": hint["coeffs"], "rhs": hint["rhs"]},
                {"type": "solution", "variables": list(variables)},
                "What is the solution (x, y, z) of the system? Give the three integers.", list(variables),
-               released(rec, variables), keys=variables)
+               released(rec, variables), keys=variables,
+               notice=partner_notice(slot, f"Your partner knows more linear equations in x, y and z, labelled "
+                                           f"{labels_b}."))
     m.generation = [GenLevel("pinned_by_range", f"range (x, y, z integers in [-{5 + d}, {5 + d}])",
                              pins=lambda mm: _box_pin(mm, variables, -5 - d, 5 + d))]
     return m

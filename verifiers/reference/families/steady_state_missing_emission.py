@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from generators.base import frac, frac_json
+from generators.base import absent_slots, frac, frac_json
+from generators.families import FAMILIES
+from generators.families.steady_state_missing_emission import emission_slots, transition_slots
 from verifiers.reference.mapping import Mapped, Spec, domain, frac_type, read_views, released
 from verifiers.reference.release import Release
 
@@ -23,4 +25,11 @@ def map_steady_state(rec: Release) -> Mapped:
                   released(rec))
 
 
-SPEC = Spec(map_steady_state, "rational")
+def _hmm_candidates(m: Mapped) -> list[str]:
+    """The entries of P (row by row), then of E, of the model A's statement declares, that A holds no value for;
+    our family's own statement also lists them by name."""
+    n, k = m.target["n_states"], m.target["n_symbols"]
+    return absent_slots(FAMILIES["steady_state_missing_emission"], transition_slots(n) + emission_slots(n, k), m.a)
+
+
+SPEC = Spec(map_steady_state, "rational", candidates=_hmm_candidates)
