@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from generators.limits import MAX_INSTANCES
-from generators.safefs import UnsafePath, inside, open_regular
+from generators.safefs import UnsafePath, inside, open_or_refuse
 
 MANIFEST, CHECKSUMS, README = "manifest.json", "CHECKSUMS", "README.md"
 
@@ -67,15 +67,7 @@ def checked_path(folder: Path, rel: Any, where: str) -> Path:
 def open_data(folder: Path, rel: str, where: str, max_bytes: int = MAX_DATA_FILE_BYTES) -> IO[bytes]:
     """A regular file of the folder, opened for reading (refused: outside, a link, not regular, too large)."""
     path = checked_path(folder, rel, where)
-    prefix = where if where == rel else f"{where}: {rel}"
-    try:
-        return open_regular(path, max_bytes)
-    except UnsafePath as exc:
-        raise ExportError(f"{prefix}: {str(exc).removeprefix(str(path) + ': ')}") from None
-    except FileNotFoundError:
-        raise ExportError(f"{prefix}: missing") from None
-    except OSError as exc:
-        raise ExportError(f"{prefix}: cannot open ({exc.strerror or exc})") from None
+    return open_or_refuse(path, max_bytes, ExportError, name=where if where == rel else f"{where}: {rel}")
 
 
 def read_bytes(folder: Path, rel: str, max_bytes: int, where: str | None = None) -> bytes:
