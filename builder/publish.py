@@ -19,6 +19,13 @@ so ``load_dataset(REPO, CONFIG, revision=TAG)`` gives exactly that release later
 What is uploaded is the export with ``release: {repo_id, tag}`` added to ``manifest.json`` (so the card's
 snippets name the real repo and tag), the card re-rendered from it and ``CHECKSUMS`` recomputed; the Parquet
 files are uploaded unchanged. The token comes from ``HF_TOKEN`` or the Hub's stored login and is never printed.
+
+Exactly the verified bytes are uploaded: verification records the sha256 of every file it checked
+(``verify_stamped(record_digests=True)``); publish then reads each file of the release once (``builder.untrusted``),
+refuses one whose sha256 is not the verified one (a file swapped after verification), and hands those bytes, not
+paths, to ``huggingface_hub``, so a file changed later is not read again. The release is held in memory: each file
+at most ``untrusted.MAX_DATA_FILE_BYTES``, all of them together at most ``MAX_RELEASE_BYTES`` (4 GiB; the default
+export is a few MB).
 """
 
 from __future__ import annotations
@@ -35,12 +42,12 @@ from typing import Any
 
 from builder import untrusted
 from builder.export import CHECKSUMS, MANIFEST, README, generator_versions
-from builder.untrusted import read_manifest
-from builder.verify import owned_paths, read_checksums, verify_stamped
-from generators.safefs import UnsafePath, open_regular
+from builder.untrusted import ExportError
+from builder.verify import owned_paths, verify_stamped
 
 OWNED_FILES = (README, MANIFEST, CHECKSUMS)
 TAG_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+MAX_RELEASE_BYTES = 4 << 30  # the whole release, held in memory between verification and upload
 
 
 class PublishError(RuntimeError):
@@ -116,16 +123,68 @@ def commit_text(manifest: Mapping[str, Any], tag: str, replaced: str | None) -> 
 
 
 # ------------------------------------------------------------------------------------------------ the upload
-def staged_files(folder: Path, manifest: Mapping[str, Any], repo_id: str, tag: str) -> dict[str, bytes | Path]:
-    """What goes to the Hub: the export's data files, and manifest/card/CHECKSUMS with the release named."""
+@dataclass
+class VerifiedRelease:
+    """The release's files as verified: each read once, its sha256 the one verification recorded."""
+
+    files: dict[str, bytes]  # CHECKSUMS, manifest.json, README.md and every file CHECKSUMS lists
+    listed: list[str]  # the paths CHECKSUMS lists
+    manifest: dict[str, Any]
+
+
+def read_verified(folder: Path, digests: Mapping[str, str] | None) -> VerifiedRelease:
+    """Read ``CHECKSUMS``, the manifest, the card and every listed file once (inside the folder, regular files,
+    at most ``MAX_RELEASE_BYTES`` in all); refuse any whose bytes are not those verification hashed."""
+    if digests is None:
+        raise PublishError(f"refusing to publish {folder}: no record of the bytes verification checked")
+    files: dict[str, bytes] = {}
+    left = MAX_RELEASE_BYTES
+
+    def read(name: str) -> bytes:
+        nonlocal left
+        if name not in files:
+            limit = min(untrusted.MAX_DATA_FILE_BYTES, left)
+            try:
+                files[name] = _read_verified_file(folder, name, digests.get(name), limit)
+            except ExportError as exc:
+                held = f" (the release is held in memory: at most {MAX_RELEASE_BYTES} bytes in all)" if left == limit \
+                    else ""
+                raise ExportError(f"{exc}{held}") from None
+            left -= len(files[name])
+        return files[name]
+
+    try:
+        sums = untrusted.parse_checksums(folder, untrusted.utf8(read(CHECKSUMS), CHECKSUMS))
+        manifest = untrusted.parse_manifest(untrusted.utf8(read(MANIFEST), MANIFEST))
+        untrusted.utf8(read(README), README)
+        for path in sorted(sums):
+            read(path)
+    except ExportError as exc:
+        raise PublishError(f"refusing to publish {folder}: cannot be staged: {exc}") from None
+    return VerifiedRelease(files, sorted(sums), manifest)
+
+
+def _read_verified_file(folder: Path, name: str, verified: str | None, limit: int) -> bytes:
+    with untrusted.open_data(folder, name, name, limit) as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:  # grew after it was opened
+        raise ExportError(f"{name}: more than {limit} bytes")
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != verified:
+        raise PublishError(f"refusing to publish {folder}: {name} changed after it was verified (sha256 "
+                           f"{digest[:12]}, verified {(verified or 'absent')[:12]}); verify and publish again")
+    return data
+
+
+def staged_files(release: VerifiedRelease, repo_id: str, tag: str) -> dict[str, bytes]:
+    """What goes to the Hub: the verified data files, and manifest/card/CHECKSUMS with the release named."""
     from builder.card import render_readme
 
-    released = {**manifest, "release": {"repo_id": repo_id, "tag": tag}}
-    files: dict[str, bytes | Path] = {p: folder / p for p in read_checksums(folder) if p not in OWNED_FILES}
+    released = {**release.manifest, "release": {"repo_id": repo_id, "tag": tag}}
+    files = {p: release.files[p] for p in release.listed if p not in OWNED_FILES}
     files[MANIFEST] = (json.dumps(released, indent=2) + "\n").encode()
-    card = untrusted.read_text(folder, README, untrusted.MAX_CARD_BYTES)
-    files[README] = _rerender_card(card, released, render_readme)
-    sums = "".join(f"{hashlib.sha256(_bytes(files[p])).hexdigest()}  {p}\n" for p in sorted(files))
+    files[README] = _rerender_card(release.files[README].decode("utf-8"), released, render_readme)
+    sums = "".join(f"{hashlib.sha256(files[p]).hexdigest()}  {p}\n" for p in sorted(files))
     return {**dict(sorted(files.items())), CHECKSUMS: sums.encode()}
 
 
@@ -135,17 +194,6 @@ def _rerender_card(current: str, manifest: Mapping[str, Any], render: Callable) 
         template = Path(tmp) / "card.md"
         template.write_text(current, encoding="utf-8")
         return render(manifest, template).encode()
-
-
-def _bytes(value: bytes | Path) -> bytes:
-    """A staged file's bytes; a path of the export is read as a regular file, never through a link or a FIFO."""
-    if isinstance(value, bytes):
-        return value
-    try:
-        with open_regular(value, untrusted.MAX_DATA_FILE_BYTES) as f:
-            return f.read()
-    except (OSError, UnsafePath) as exc:  # changed since it was verified
-        raise PublishError(f"{value}: cannot be staged ({exc})") from None
 
 
 def _blob_ids(data: bytes) -> set[str]:
@@ -213,11 +261,10 @@ class Changes:
         return bool(self.add or self.change or self.delete)
 
 
-def diff(staged: Mapping[str, bytes | Path], remote: Remote, manifest: Mapping[str, Any]) -> Changes:
+def diff(staged: Mapping[str, bytes], remote: Remote, manifest: Mapping[str, Any]) -> Changes:
     owned = owned_paths(manifest, remote.manifest or {})
     out = Changes()
-    for path, value in staged.items():
-        data = _bytes(value)
+    for path, data in staged.items():
         if path not in remote.files:
             out.add.append((path, len(data)))
         elif remote.files[path] & _blob_ids(data):
@@ -325,10 +372,9 @@ def plan_lines(repo_id: str, branch: str, tag: str, remote: Remote, changes: Cha
     return out
 
 
-def local_plan_lines(folder: Path, staged: Mapping[str, bytes | Path], repo_id: str, branch: str, tag: str
-                     ) -> list[str]:
+def local_plan_lines(folder: Path, staged: Mapping[str, bytes], repo_id: str, branch: str, tag: str) -> list[str]:
     """The release as it would be uploaded, read from ``folder`` alone (no Hub call)."""
-    sizes = {p: len(v) if isinstance(v, bytes) else v.stat().st_size for p, v in staged.items()}
+    sizes = {p: len(v) for p, v in staged.items()}
     total = _size(sum(sizes.values()))
     out = [f"dry run: the release in {folder}: {len(staged)} files, {total}, to {repo_id}@{branch} "
            f"as tag {tag}"]
@@ -359,12 +405,13 @@ def publish(
     folder = Path(folder)
     if repo_id.count("/") != 1 or not all(repo_id.split("/")):
         raise PublishError(f"--repo-id must be ORG/NAME, got {repo_id!r}")
-    report = verify_stamped(folder, reuse=reuse_verification, regenerate=regenerate)
+    report = verify_stamped(folder, reuse=reuse_verification, regenerate=regenerate, record_digests=True)
     if not report.ok:
         raise PublishError(f"refusing to publish {folder}: verify failed: {report.problems[0]}")
     for note in report.notes:
         log(f"note: {note}")
-    manifest = read_manifest(folder)  # verified above; read again within the limits, inside the folder
+    release = read_verified(folder, report.digests)  # each file read once: the bytes verified are those uploaded
+    manifest = release.manifest
     if manifest.get("code_dirty") and not allow_dirty:
         raise PublishError(
             f"refusing to publish {folder}: it was exported from code with uncommitted changes "
@@ -375,7 +422,7 @@ def publish(
     if not TAG_RE.match(tag):
         raise PublishError(f"--tag {tag!r}: use letters, digits, '.', '_' and '-' (at most 128)")
     branch = revision or "main"
-    staged = staged_files(folder, manifest, repo_id, tag)
+    staged = staged_files(release, repo_id, tag)
     if dry_run:  # what is local first: it is shown even when the Hub cannot be reached
         for line in local_plan_lines(folder, staged, repo_id, branch, tag):
             log(line)
@@ -409,7 +456,7 @@ def publish(
             log(f"{repo_id}@{branch} already holds this release; nothing to commit")
             break
         title, body = commit_text(manifest, tag, old_tag)
-        operations = [CommitOperationAdd(path_in_repo=p, path_or_fileobj=_op_source(staged[p]))
+        operations = [CommitOperationAdd(path_in_repo=p, path_or_fileobj=staged[p])
                       for p, _ in changes.add + changes.change]
         operations += [CommitOperationDelete(path_in_repo=p) for p in changes.delete]
         try:
@@ -433,6 +480,3 @@ def publish(
     log(f"tagged {tag}: datasets.load_dataset({repo_id!r}, CONFIG, revision={tag!r})")
     return PublishResult(repo_id, branch, tag, commit if changes else None, url, old_tag, changes)
 
-
-def _op_source(value: bytes | Path) -> bytes | str:
-    return value if isinstance(value, bytes) else str(value)

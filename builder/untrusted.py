@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from generators.limits import MAX_INSTANCES
-from generators.safefs import UnsafePath, inside, open_regular
+from generators.safefs import UnsafePath, inside, open_or_refuse
 
 MANIFEST, CHECKSUMS, README = "manifest.json", "CHECKSUMS", "README.md"
 
@@ -67,15 +67,7 @@ def checked_path(folder: Path, rel: Any, where: str) -> Path:
 def open_data(folder: Path, rel: str, where: str, max_bytes: int = MAX_DATA_FILE_BYTES) -> IO[bytes]:
     """A regular file of the folder, opened for reading (refused: outside, a link, not regular, too large)."""
     path = checked_path(folder, rel, where)
-    prefix = where if where == rel else f"{where}: {rel}"
-    try:
-        return open_regular(path, max_bytes)
-    except UnsafePath as exc:
-        raise ExportError(f"{prefix}: {str(exc).removeprefix(str(path) + ': ')}") from None
-    except FileNotFoundError:
-        raise ExportError(f"{prefix}: missing") from None
-    except OSError as exc:
-        raise ExportError(f"{prefix}: cannot open ({exc.strerror or exc})") from None
+    return open_or_refuse(path, max_bytes, ExportError, name=where if where == rel else f"{where}: {rel}")
 
 
 def read_bytes(folder: Path, rel: str, max_bytes: int, where: str | None = None) -> bytes:
@@ -84,8 +76,13 @@ def read_bytes(folder: Path, rel: str, max_bytes: int, where: str | None = None)
 
 
 def read_text(folder: Path, rel: str, max_bytes: int) -> str:
+    return utf8(read_bytes(folder, rel, max_bytes), rel)
+
+
+def utf8(data: bytes, rel: str) -> str:
+    """``data`` (the bytes of ``rel``) as text, or an ``ExportError`` naming the first bad byte."""
     try:
-        return read_bytes(folder, rel, max_bytes).decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ExportError(f"{rel}: not UTF-8 text (byte {exc.start})") from None
 
@@ -131,9 +128,13 @@ def refuse_scripts(folder: Path) -> None:
 # ------------------------------------------------------------------------------------------------ manifest
 def read_manifest(folder: Path) -> dict[str, Any]:
     """``manifest.json`` read within its limits and validated (``ExportError`` naming the field)."""
+    return parse_manifest(read_text(folder, MANIFEST, MAX_MANIFEST_BYTES))
+
+
+def parse_manifest(text: str) -> dict[str, Any]:
+    """``manifest.json``'s text parsed within its limits and validated (``ExportError`` naming the field)."""
     from verifiers.safejson import loads
 
-    text = read_text(folder, MANIFEST, MAX_MANIFEST_BYTES)
     try:
         manifest = loads(text)
     except ValueError as exc:
@@ -310,8 +311,13 @@ def _str_map(value: Any, where: str, field: str) -> None:
 # ------------------------------------------------------------------------------------------------ CHECKSUMS
 def read_checksums(folder: Path) -> dict[str, str]:
     """``CHECKSUMS`` (``<sha256>  <path>`` lines) within its limits; every path checked to stay inside."""
+    return parse_checksums(folder, read_text(folder, CHECKSUMS, MAX_CHECKSUMS_BYTES))
+
+
+def parse_checksums(folder: Path, text: str) -> dict[str, str]:
+    """``CHECKSUMS``'s text as {path: sha256}; every path checked to stay inside ``folder``."""
     out: dict[str, str] = {}
-    for lineno, line in enumerate(read_text(folder, CHECKSUMS, MAX_CHECKSUMS_BYTES).splitlines(), start=1):
+    for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         digest, sep, path = line.partition("  ")

@@ -24,7 +24,7 @@ import importlib.metadata
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -53,9 +53,19 @@ def _stamps() -> Path:
 
 def _files_digest(root: Path, names: Iterable[str]) -> str:
     """The digest of the folder's files as read now, each read inside the folder only (``builder.untrusted``)."""
+    return _listing_digest({name: untrusted.sha256_of(root, name) for name in names})
+
+
+def file_digests(folder: str | Path) -> dict[str, str]:
+    """The sha256 of every file of the export as read now (``builder.untrusted``: inside, regular, bounded)."""
+    folder = Path(folder)
+    return {name: untrusted.sha256_of(folder, name) for name in untrusted.data_files(folder)}
+
+
+def _listing_digest(digests: Mapping[str, str]) -> str:
     h = hashlib.sha256()
-    for name in names:
-        h.update(f"{untrusted.sha256_of(root, name)}  {name}\n".encode())
+    for name, digest in digests.items():
+        h.update(f"{digest}  {name}\n".encode())
     return h.hexdigest()
 
 
@@ -79,13 +89,14 @@ def code_fingerprint() -> str:
     return hashlib.sha256((_files_digest(REPO_ROOT, names) + json.dumps(versions, sort_keys=True)).encode()).hexdigest()
 
 
-def stamp_key(folder: str | Path, card: str | Path | None = None) -> str:
-    """The key of a full verification of ``folder`` as it is now, by this code, against ``card``."""
+def stamp_key(folder: str | Path, card: str | Path | None = None, digests: Mapping[str, str] | None = None) -> str:
+    """The key of a full verification of ``folder`` as it is now (or as ``file_digests`` read it), by this code,
+    against ``card``."""
     folder = Path(folder)
     card_path = Path(card) if card else DEFAULT_CARD
     parts = {
         "format": STAMP_FORMAT,
-        "export": _files_digest(folder, untrusted.data_files(folder)),
+        "export": _listing_digest(file_digests(folder) if digests is None else digests),
         "code": code_fingerprint(),
         "card": sha256_file(card_path) if card_path.is_file() else None,
     }

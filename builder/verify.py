@@ -65,6 +65,7 @@ class Report:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     refused: str | None = None  # the folder could not be read safely (one line); also the first problem
+    digests: dict[str, str] | None = None  # sha256 of every file as verified (``verify_stamped(record_digests)``)
 
     def refuse(self, message: str) -> None:
         self.refused = self.refused or message
@@ -464,30 +465,54 @@ def verify_stamped(
     num_proc: int | None = None,
     card: str | Path | None = None,
     progress: bool | None = None,
+    record_digests: bool = False,
 ) -> Report:
     """``verify`` that leaves a stamp (``builder.verified``) when a full verification passes; with ``reuse``, the
-    stamp of a full verification of the same bytes by the same code, against the same card, stands for one."""
+    stamp of a full verification of the same bytes by the same code, against the same card, stands for one.
+
+    With ``record_digests`` the report carries the sha256 of every file as verified (read before and after
+    verifying; a folder that changed meanwhile fails), so that ``publish`` uploads exactly those bytes."""
     from builder.verified import load_stamp, save_stamp, stamp_key
 
     folder = Path(folder)
-    # the key hashes every file of the folder: only when a stamp can be used or written
-    key = _stamp_key_or_none(stamp_key, folder, card) if reuse or regenerate else None
+    # the digests read every file of the folder: only when a stamp can be used or written, or they are asked for
+    before = _digests_or_none(folder) if reuse or regenerate or record_digests else None
+    key = _stamp_key_or_none(stamp_key, folder, card, before) if reuse or regenerate else None
     if reuse and key:
         stamp = load_stamp(key)
         if stamp is not None:
             return Report(notes=[*stamp["notes"], f"verified before, with regeneration (stamp {key[:12]}): "
-                                                  "the same bytes, code and card; not regenerated again"])
+                                                  "the same bytes, code and card; not regenerated again"],
+                          digests=before if record_digests else None)
     report = verify(folder, regenerate=regenerate, num_proc=num_proc, card=card, progress=progress)
-    if report.ok and regenerate and key and _stamp_key_or_none(stamp_key, folder, card) == key:
+    after = _digests_or_none(folder) if before is not None and report.ok else None
+    if report.ok and regenerate and key and _stamp_key_or_none(stamp_key, folder, card, after) == key:
         try:
             save_stamp(key, folder, report.notes)
         except OSError as exc:  # a read-only cache only costs the next publish a regeneration
             report.notes.append(f"could not record this verification for publish ({exc})")
+    if record_digests and report.ok:
+        if after is None or after != before:
+            report.problems.append(f"{folder}: changed while it was verified; verify it again")
+        else:
+            report.digests = after
     return report
 
 
-def _stamp_key_or_none(stamp_key: Callable[..., str], folder: Path, card: str | Path | None) -> str | None:
+def _digests_or_none(folder: Path) -> dict[str, str] | None:
+    from builder.verified import file_digests
+
     try:
-        return stamp_key(folder, card) if folder.is_dir() else None
+        return file_digests(folder) if folder.is_dir() else None
+    except (OSError, ExportError):  # an unsafe folder has no digests; verify itself says why
+        return None
+
+
+def _stamp_key_or_none(stamp_key: Callable[..., str], folder: Path, card: str | Path | None,
+                       digests: dict[str, str] | None) -> str | None:
+    if digests is None:
+        return None
+    try:
+        return stamp_key(folder, card, digests)
     except (OSError, ExportError):  # an unsafe folder gets no stamp; verify itself says why
         return None

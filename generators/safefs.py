@@ -174,3 +174,19 @@ def open_regular(path: str | Path, max_bytes: int, root: str | Path | None = Non
     except BaseException:
         os.close(fd)
         raise
+
+
+def open_or_refuse(path: str | Path, max_bytes: int, error: type[Exception], root: str | Path | None = None,
+                   name: str | None = None) -> IO[bytes]:
+    """``open_regular`` with every refusal as one line of ``error`` naming the file (``name``, else ``path``):
+    ``NAME: why; refusing to read it`` (a link, not a regular file, too large, outside ``root``), ``NAME: missing``,
+    ``NAME: cannot read (why)``. The readers of run folders and of export folders raise their own error types."""
+    shown = str(path) if name is None else name
+    try:
+        return open_regular(path, max_bytes, root)
+    except UnsafePath as exc:
+        raise error(f"{shown}: {str(exc).removeprefix(str(Path(path)) + ': ')}; refusing to read it") from None
+    except FileNotFoundError:
+        raise error(f"{shown}: missing") from None
+    except OSError as exc:
+        raise error(f"{shown}: cannot read ({exc.strerror or exc})") from None

@@ -57,20 +57,42 @@ def record_kind(record: dict) -> str | None:
     return None
 
 
-def _parquet_hint(path: Path, option: str) -> str:
+JSONL_ONLY = "validate"  # the option of commands that read JSONL files only (validate, check-answer)
+
+
+def export_hint(path: Path, option: str) -> str | None:
+    """The one recogniser of an export's parts: one line when ``path`` is an export folder (for a command that
+    reads JSONL files only), one of its config folders, or a Parquet file, saying what it is and what to pass
+    (``option FOLDER --config CONFIG``, or for ``JSONL_ONLY`` the ``to-jsonl`` command that writes a JSONL file)."""
+    if path.is_dir():
+        if is_export(path) and option == JSONL_ONLY:
+            return (f"{path} is an export folder, not a JSONL file; {_remedy(path, 'mira_zero_shot', option)} "
+                    f"(python -m builder verify {path} checks the whole export)")
+        if not is_export(path) and is_export(path.parent):
+            return f"{path} is the {path.name} folder of the export {path.parent}; " \
+                   f"{_remedy(path.parent, path.name, option)}"
+        return None
+    if not is_parquet(path):
+        return None
     folder, config = path.parent.parent, path.parent.name
     if is_export(folder):
-        return f"{path} is a Parquet file of the export {folder}; pass {option} {folder} --config {config}"
-    return (f"{path} is a Parquet file, not JSONL; pass its export folder ({option} FOLDER --config CONFIG) or "
-            "convert it with python -m builder to-jsonl FOLDER --config CONFIG --out FILE.jsonl")
+        return f"{path} is a Parquet file of the export {folder}; {_remedy(folder, config, option)}"
+    convert = _remedy(Path("FOLDER"), "CONFIG", JSONL_ONLY)
+    if option == JSONL_ONLY:
+        return f"{path} is a Parquet file, not JSONL; {convert}"
+    return f"{path} is a Parquet file, not JSONL; pass its export folder ({option} FOLDER --config CONFIG), or " \
+           f"{convert}"
+
+
+def _remedy(folder: Path, config: str, option: str) -> str:
+    if option == JSONL_ONLY:
+        return f"python -m builder to-jsonl {folder} --config {config} --out FILE.jsonl writes one"
+    return f"pass {option} {folder} --config {config}"
 
 
 def _folder_hint(path: Path, option: str, expected: str) -> str | None:
-    if is_export(path):
-        return None
-    if is_export(path.parent):
-        return f"{path} is the {path.name} folder of the export {path.parent}; pass {option} {path.parent} " \
-               f"--config {path.name}"
+    if is_export(path) or is_export(path.parent):
+        return export_hint(path, option)
     if (path / "run.json").is_file() or (path / "transcripts.jsonl").is_file():
         return f"{path} is a run directory, not a dataset; pass the dataset it ran on (its run.json names it)"
     names = sorted(p.name for p in path.glob("*.jsonl") if p.is_file())
@@ -82,7 +104,7 @@ def _folder_hint(path: Path, option: str, expected: str) -> str | None:
         return f"{path} is a python -m generators elenchos folder, not an export; pass one of its session " \
                f"files: {' or '.join(f'{option} {path / n}' for n in sessions)}"
     wanted = [n for n in names if _kind_of_file(path / n) == expected]
-    if wanted and option == "validate":
+    if wanted and option == JSONL_ONLY:
         return f"{path} is a folder; validate its JSONL files: python -m verifiers validate " + \
             " ".join(str(path / n) for n in wanted[:3])
     if wanted:
@@ -105,7 +127,8 @@ def wrong_kind(source: str | Path, expected: str, option: str) -> str | None:
     """One line saying what ``source`` is and what to pass instead, when it is not a source of ``expected``.
 
     ``expected``: ``mira`` (instances) or ``sessions`` (Elenchos sessions); ``option``: the flag to name
-    (``--dataset``, ``--sessions``). None when ``source`` may be right (or does not exist: the reader says so).
+    (``--dataset``, ``--sessions``; ``JSONL_ONLY`` for commands that read JSONL files only). None when ``source``
+    may be right (or does not exist: the reader says so).
     """
     path = Path(source)
     if path.is_dir():
@@ -113,7 +136,7 @@ def wrong_kind(source: str | Path, expected: str, option: str) -> str | None:
     if not path.is_file():
         return None
     if is_parquet(path):
-        return _parquet_hint(path, option)
+        return export_hint(path, option)
     kind = _kind_of_file(path)
     if kind is None or kind == expected:
         return None

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from generators.safefs import UnsafePath, open_regular
+from generators.safefs import open_or_refuse
 from harness.errors import HarnessError, InputError
 from schemas import schema_errors
 from verifiers.jsonl import parse_json_line
@@ -36,14 +36,7 @@ PART_SCHEMAS = {"elenchos_transcript": (("session", "elenchos_session"),)}
 
 def open_file(path: str | Path, max_bytes: int, root: str | Path | None = None) -> IO[bytes]:
     """``open_regular`` with every refusal as a one-line ``HarnessError`` naming ``path``."""
-    try:
-        return open_regular(path, max_bytes, root)
-    except UnsafePath as exc:
-        raise HarnessError(f"{exc}; refusing to read it") from None
-    except FileNotFoundError:
-        raise HarnessError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise HarnessError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return open_or_refuse(path, max_bytes, HarnessError, root)
 
 
 def check_regular(path: str | Path, max_bytes: int) -> None:

@@ -153,7 +153,11 @@ def test_validate_names_what_to_do_with_an_export_folder_or_a_parquet_file(world
                  "MIRA-MATH is an export folder, not a JSONL file; python -m builder to-jsonl MIRA-MATH --config "
                  "mira_zero_shot --out FILE.jsonl writes one")
         one_line(run("-m", "verifiers", *command, str(parquet_of(world).relative_to(world)), cwd=world),
-                 "is a Parquet file, not JSONL; python -m builder to-jsonl MIRA-MATH --config mira_zero_shot")
+                 "is a Parquet file of the export MIRA-MATH; python -m builder to-jsonl MIRA-MATH --config "
+                 "mira_zero_shot --out FILE.jsonl writes one")
+        one_line(run("-m", "verifiers", *command, "MIRA-MATH/mira_zero_shot", cwd=world),
+                 "MIRA-MATH/mira_zero_shot is the mira_zero_shot folder of the export MIRA-MATH; python -m builder "
+                 "to-jsonl MIRA-MATH --config mira_zero_shot --out FILE.jsonl writes one")
         one_line(run("-m", "verifiers", *command, "elenchos-data/ladder.jsonl", cwd=world), "holds Elenchos sessions")
 
 

@@ -114,3 +114,25 @@ def test_a_lock_on_a_removed_lock_file_is_taken_again_on_the_file_at_the_path(tm
         monkeypatch.setattr(FolderLock, "_lock_once", real)
         with pytest.raises(FolderBusy):
             FolderLock(tmp_path).acquire()
+
+
+def test_run_folder_and_export_readers_refuse_in_the_same_words(tmp_path: Path) -> None:
+    """One wrapper (``open_or_refuse``) for both readers: the same refusal, the same words, each its own error."""
+    from builder.untrusted import ExportError, open_data
+    from generators.safefs import open_or_refuse
+    from harness.errors import HarnessError
+    from harness.untrusted import open_file
+
+    (tmp_path / "big").write_bytes(b"x" * 100)
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "link").symlink_to(tmp_path / "big")
+    for name, why in (("fifo", "not a regular file; refusing to read it"), ("link", "is a symbolic link; refusing "
+                      "to read it"), ("big", "100 bytes, more than the limit of 10; refusing to read it"),
+                      ("gone", "missing")):
+        with pytest.raises(HarnessError) as harness:
+            open_file(tmp_path / name, 10)
+        with pytest.raises(ExportError) as export:
+            open_data(tmp_path, name, name, 10)
+        assert str(harness.value) == f"{tmp_path / name}: {why}" and str(export.value) == f"{name}: {why}"
+    with pytest.raises(KeyError, match="elsewhere: outside"):
+        open_or_refuse(tmp_path / ".." / "elsewhere", 10, KeyError, root=tmp_path, name="elsewhere")

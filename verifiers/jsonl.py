@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generators.sources import MIRA, is_export, is_parquet, wrong_kind
+from generators.sources import JSONL_ONLY, MIRA, wrong_kind
 
 
 @dataclass
@@ -69,19 +69,10 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, Any | RecordError]]:
 
 
 def not_a_jsonl_file(path: str) -> str | None:
-    """One line for an export folder, a Parquet file or a file of another kind (``generators.sources``), for the
-    commands that read a MIRA-Math JSONL file (``validate``, ``check-answer``); None when ``path`` may be one."""
-    to_jsonl = "python -m builder to-jsonl {folder} --config {config} --out FILE.jsonl writes one"
-    if is_export(Path(path)):
-        return (f"{path} is an export folder, not a JSONL file; "
-                + to_jsonl.format(folder=path, config="mira_zero_shot")
-                + f" (python -m builder verify {path} checks the whole export)")
-    if is_parquet(Path(path)):
-        folder, config = Path(path).parent.parent, Path(path).parent.name
-        if not is_export(folder):
-            folder, config = Path("FOLDER"), "CONFIG"
-        return f"{path} is a Parquet file, not JSONL; " + to_jsonl.format(folder=folder, config=config)
-    problem = wrong_kind(path, MIRA, "validate")
+    """One line for an export folder or its parts, a Parquet file or a file of another kind
+    (``generators.sources.wrong_kind``), for the commands that read a MIRA-Math JSONL file (``validate``,
+    ``check-answer``); None when ``path`` may be one."""
+    problem = wrong_kind(path, MIRA, JSONL_ONLY)
     if problem is None and Path(path).is_dir():
         return f"{path} is a folder with no MIRA-Math JSONL file; give a JSONL file"
     return problem

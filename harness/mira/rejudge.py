@@ -15,14 +15,17 @@ A line of an instance that withholds k > 1 facts (``docs/hard-tier.md``) has eve
 its hints: each offer records the ``hint_id`` it is canonical for (or null), and two offers agree when both name
 the same hint (or, neither being canonical, quote the same constraint).
 
-Privileged responders (``rule``) need the instance records: the dataset file recorded in RUN's
-``run.json`` (or ``--dataset``) is read and must have the checksum the run was made on.
+Privileged responders (``rule``) need the instance records: the dataset recorded in RUN's ``run.json`` (or
+``--dataset``) is read and must have the checksum the run was made on. ``run.json`` is untrusted, so the dataset it
+names (a JSONL file, an export folder or a Hub repo) is reopened only when the run records that checksum
+(``config.dataset_sha256``) and the rows read match it; otherwise the user names the dataset with ``--dataset``.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import re
 import sys
 import time
 from collections import Counter
@@ -36,7 +39,7 @@ from generators.safefs import open_regular
 from harness import HARNESS_VERSION, registry, untrusted
 from harness.errors import ConfigMismatch, HarnessError
 from harness.mira.audit import audit_form, offer_is_canonical
-from harness.mira.dataset import load_dataset
+from harness.mira.dataset import Dataset, load_dataset
 from harness.mira.metrics import canonical_hints, offered_hint, record_k
 from harness.mira.score import load_records
 from harness.mira.types import ResponderDecision, ResponderTurn
@@ -288,19 +291,20 @@ def rejudge(run_path: str, responder_spec: str, options: dict[str, str], out: st
     target = RunDir(out)
     with target.locked():  # one writer per output folder
         return _rejudge_locked(target, config, records, info, run_path, responder_spec, options, dataset,
-                               max_concurrent, fsync)
+                               max_concurrent, fsync, source.run_json)
 
 
 def _rejudge_locked(target: RunDir, config: dict[str, Any], records: list[dict[str, Any]], info: dict[str, Any],
                     run_path: str, responder_spec: str, options: dict[str, str], dataset: str | None,
-                    max_concurrent: int | None, fsync: str) -> dict[str, Any]:
+                    max_concurrent: int | None, fsync: str, source_run_json: Path) -> dict[str, Any]:
     old_info, done = target.prepare(config)
     todo = [r for r in records if r["instance_id"] not in done.records]
     if todo:
         responder = registry.create("mira.responder", responder_spec, options)
         try:
             _check_identity(old_info, responder, target)
-            instances = _instances(info, dataset, config["dataset_sha256"]) if responder.privileged else {}
+            instances = (_instances(info, dataset, config["dataset_sha256"], source_run_json)
+                         if responder.privileged else {})
             new_info = _start_info(old_info, config, run_path, info, responder)
             target.save_info(new_info)
             started = time.perf_counter()
@@ -339,19 +343,19 @@ def _rejudge_locked(target: RunDir, config: dict[str, Any], records: list[dict[s
     return summary
 
 
-def _instances(info: dict[str, Any], override: str | None, sha256: str | None) -> dict[str, dict[str, Any]]:
+def _instances(info: dict[str, Any], override: str | None, sha256: str | None,
+               run_json: Path) -> dict[str, dict[str, Any]]:
     """The run's instances, reopened as the run recorded them: a JSONL path, or an export folder's or Hub
     release's config (``dataset.source``: folder or repo id, config, resolved commit); ``--dataset`` (the user's
-    own choice) overrides. A recorded JSONL path is read only if it is a regular file with the checksum the run
-    records (run.json is untrusted: it must not make rejudge read, or say anything about, an arbitrary file)."""
+    own choice) overrides. run.json is untrusted: it must not make rejudge read, or say anything about, an
+    arbitrary file or folder, so what it names is used only with the checksum the run records."""
     recorded = info.get("dataset") or {}
     source = recorded.get("source") if isinstance(recorded.get("source"), dict) else None
     if override:
         config = source.get("config") if source and not Path(override).is_file() else None
         data = load_dataset(override, config=config)
     elif source and source.get("source"):
-        revision = source.get("resolved_revision") or source.get("revision") if source.get("kind") == "hub" else None
-        data = load_dataset(source["source"], config=source.get("config"), revision=revision)
+        data = _reopen_recorded_release(source, sha256, run_json)
     elif recorded.get("path"):
         _check_recorded_dataset(str(recorded["path"]), sha256)
         data = load_dataset(recorded["path"])
@@ -361,6 +365,33 @@ def _instances(info: dict[str, Any], override: str | None, sha256: str | None) -
         raise ConfigMismatch(f"{data.path}: sha256 {data.sha256} is not the dataset the run was made on ({sha256}); "
                              "pass the right file with --dataset")
     return {inst["id"]: inst for inst in data.instances}
+
+
+SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+PASS_DATASET = "pass the run's dataset yourself with --dataset FILE|FOLDER|ORG/NAME"
+
+
+def _reopen_recorded_release(source: dict[str, Any], sha256: str | None, run_json: Path) -> Dataset:
+    """The export folder or Hub release named in run.json's ``dataset.source``, read only when the run records
+    ``config.dataset_sha256`` and the canonical JSONL of the rows read has it. Every refusal is one line naming
+    run.json and the field, and none says anything about what was read."""
+    if not isinstance(sha256, str) or not SHA256_HEX.fullmatch(sha256):
+        raise HarnessError(f"{run_json}: config.dataset_sha256 is missing or not a sha256, so the export folder or "
+                           f"Hub repo in dataset.source is not reopened (a run folder from elsewhere is not trusted); "
+                           f"{PASS_DATASET}")
+    kind, name, config = source.get("kind"), source.get("source"), source.get("config")
+    revision = source.get("resolved_revision") or source.get("revision") if kind == "hub" else None
+    if not all(isinstance(v, str | None) for v in (name, config, revision)):
+        raise HarnessError(f"{run_json}: dataset.source is not an export folder or Hub repo; {PASS_DATASET}")
+    try:
+        data = load_dataset(name, config=config, revision=revision)
+    except Exception:  # whatever a crafted folder makes the readers raise: one line that says nothing of its contents
+        raise HarnessError(f"{run_json}: the export folder or Hub repo in dataset.source could not be read as a "
+                           f"dataset (missing, unreachable or not a release); {PASS_DATASET}") from None
+    if data.sha256 != sha256:
+        raise ConfigMismatch(f"{run_json}: the rows read from dataset.source do not have the checksum recorded in "
+                             f"config.dataset_sha256 (not the dataset the run was made on); {PASS_DATASET}")
+    return data
 
 
 def _check_recorded_dataset(path: str, sha256: str | None) -> None:

@@ -126,3 +126,61 @@ def test_a_hub_manifest_that_is_not_a_manifest_gives_one_clear_line(hub, tmp_pat
     code = run_eval(["mira", "--dataset", REPO, "--revision", "main", "--out", str(tmp_path / "x"), "--quiet"])
     err = capsys.readouterr().err
     assert code != 0 and f"{REPO}@main: {MANIFEST}: (top level): must be an object" in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ rejudge reopens a recorded export or Hub repo
+def _rejudge(run_dir, out, *extra):
+    return run_eval(["rejudge", str(run_dir), "--responder", "rule", "--out", str(out), *extra, "--quiet"])
+
+
+def _edit_info(run_dir, change):
+    info = json.loads((run_dir / "run.json").read_text())
+    change(info)
+    (run_dir / "run.json").write_text(json.dumps(info))
+
+
+@pytest.fixture
+def export_run(release, tmp_path):
+    folder, _ = release
+    return run(tmp_path, "export-run", folder, "--config", "mira_zero_shot")
+
+
+def test_rejudge_reopens_the_export_folder_its_run_recorded(export_run, tmp_path):
+    assert _rejudge(export_run, tmp_path / "rj") == 0
+    assert json.loads((tmp_path / "rj" / "agreement.json").read_text())["overall"]["full_agreement"] == 1.0
+
+
+def test_rejudge_refuses_a_recorded_export_folder_without_a_checksum(export_run, release, tmp_path, capsys):
+    _edit_info(export_run, lambda info: info["config"].update(dataset_sha256=None))
+    assert _rejudge(export_run, tmp_path / "rj") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{export_run / 'run.json'}: config.dataset_sha256 is missing" in err[0]
+    assert "--dataset" in err[0] and not (tmp_path / "rj" / "transcripts.jsonl").exists()
+    folder, _ = release  # the user's own --dataset is read as before
+    assert _rejudge(export_run, tmp_path / "rj2", "--dataset", str(folder)) == 0
+
+
+def test_rejudge_refuses_another_export_folder_recorded_in_run_json(export_run, tmp_path, capsys):
+    other = tmp_path / "OTHER"
+    export(other, configs=["mira_zero_shot"], code_commit="4" * 40, log=quiet, **{**PARAMS, "seed": 99})
+    _edit_info(export_run, lambda info: info["dataset"]["source"].update(source=str(other)))
+    assert _rejudge(export_run, tmp_path / "rj") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(export_run / "run.json") in err[0] and "config.dataset_sha256" in err[0]
+    assert "do not have the checksum" in err[0] and str(other) not in err[0]
+
+
+@pytest.mark.parametrize("planted", ["garbage folder", "a file", "hub repo"])
+def test_rejudge_says_nothing_about_what_a_recorded_source_holds(export_run, tmp_path, capsys, planted):
+    target = tmp_path / "planted"
+    if planted == "garbage folder":
+        target.mkdir()
+        (target / MANIFEST).write_text('{"secret": "TOP-SECRET-CONTENT"}')
+    elif planted == "a file":
+        target.write_text("TOP-SECRET-CONTENT\n")
+    name = "nobody/nothing" if planted == "hub repo" else str(target)
+    _edit_info(export_run, lambda info: info["dataset"]["source"].update(source=name, kind="hub"))
+    assert _rejudge(export_run, tmp_path / "rj") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(export_run / "run.json") in err[0] and "dataset.source" in err[0]
+    assert "TOP-SECRET" not in err[0] and "Traceback" not in err[0]

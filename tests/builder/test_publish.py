@@ -274,11 +274,13 @@ def test_staging_reads_data_files_as_regular_files_only(releases, tmp_path):
     import os
     import shutil
 
-    from builder.publish import staged_files
-    from builder.untrusted import read_checksums, read_manifest
+    from builder.publish import read_verified
+    from builder.untrusted import read_checksums
+    from builder.verified import file_digests
 
     folder = tmp_path / "swapped"
     shutil.copytree(releases[0], folder)
+    verified = file_digests(folder)
     data = next(p for p in read_checksums(folder) if p.endswith(".parquet"))
     (folder / data).unlink()
     os.mkfifo(folder / data)
@@ -291,7 +293,73 @@ def test_staging_reads_data_files_as_regular_files_only(releases, tmp_path):
     signal.alarm(10)  # a regression blocks in open(); fail instead of hanging the suite
     try:
         with pytest.raises(PublishError, match=r"cannot be staged.*not a regular file"):
-            staged_files(folder, read_manifest(folder), REPO, "t")
+            read_verified(folder, verified)
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+# ------------------------------------------------------------------ the bytes verified are the bytes uploaded
+def _parquet(folder):
+    from builder.untrusted import read_checksums
+
+    return next(p for p in read_checksums(folder) if p.endswith(".parquet"))
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_a_file_replaced_after_verification_is_refused(releases, hub, tmp_path, monkeypatch, dry_run):
+    import shutil
+
+    import builder.publish
+
+    folder = tmp_path / "release"
+    shutil.copytree(releases[0], folder)
+    data = _parquet(folder)
+    verify_stamped = builder.publish.verify_stamped
+
+    def then_swap(*args, **kwargs):  # the swap lands between verification and the upload
+        report = verify_stamped(*args, **kwargs)
+        (folder / data).write_bytes((releases[1] / _parquet(releases[1])).read_bytes())
+        return report
+
+    monkeypatch.setattr(builder.publish, "verify_stamped", then_swap)
+    hub.create(REPO)
+    with pytest.raises(PublishError, match=f"{data} changed after it was verified"):
+        pub(folder, dry_run=dry_run)
+    assert hub.repos[REPO].tags == {} and data not in hub.files(REPO)
+
+
+def test_the_upload_is_the_bytes_read_once_not_the_file_later(releases, hub, tmp_path, monkeypatch):
+    """A file changed while the commit is being made is not read again: the Hub gets the verified bytes."""
+    import hashlib
+    import shutil
+
+    folder = tmp_path / "release"
+    shutil.copytree(releases[0], folder)
+    data = _parquet(folder)
+    verified = (folder / data).read_bytes()
+    create_commit = huggingface_hub.HfApi.create_commit
+
+    def swap_then_commit(self, *args, **kwargs):
+        (folder / data).write_bytes(b"PAR1 swapped while committing PAR1")
+        return create_commit(self, *args, **kwargs)
+
+    monkeypatch.setattr(huggingface_hub.HfApi, "create_commit", swap_then_commit)
+    hub.create(REPO)
+    r1, _ = pub(folder)
+    files = hub.files(REPO, r1.tag)
+    assert files[data] == verified
+    sums = dict(line.split("  ")[::-1] for line in files[CHECKSUMS].decode().splitlines())
+    assert sums[data] == hashlib.sha256(verified).hexdigest()
+
+
+def test_the_release_held_in_memory_is_capped(releases, tmp_path, monkeypatch):
+    import builder.publish
+    from builder.publish import read_verified
+    from builder.verified import file_digests
+
+    digests = file_digests(releases[0])
+    assert read_verified(releases[0], digests).files[CHECKSUMS] == (releases[0] / CHECKSUMS).read_bytes()
+    monkeypatch.setattr(builder.publish, "MAX_RELEASE_BYTES", 2000)
+    with pytest.raises(PublishError, match="held in memory: at most 2000 bytes"):
+        read_verified(releases[0], digests)

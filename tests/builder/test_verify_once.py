@@ -113,7 +113,7 @@ def test_a_failed_verification_leaves_no_stamp_and_publish_asks_for_reuse(export
     monkeypatch.setattr("builder.publish.verify_stamped", fake)
     with pytest.raises(PublishError, match="stop here"):
         publish(export_copy, "org/name", dry_run=True, log=lambda _: None)
-    assert seen == {"reuse": True, "regenerate": True}
+    assert seen == {"reuse": True, "regenerate": True, "record_digests": True}
     with pytest.raises(PublishError):
         publish(export_copy, "org/name", dry_run=True, reuse_verification=False, log=lambda _: None)
     assert seen["reuse"] is False
