@@ -133,11 +133,22 @@ FORMULA_RUN = re.compile(r"(?:[\ue000-\ue0ff]|\d+|\bmod\b|(?<![a-z])[a-z](?![a-z
 # After a name of the hint: an apposition (", the ...", ", i.e. ...") or a modifier ("of the weights",
 # "in x, y and z", "through P", "that x satisfies") describes it; names there are not asked.
 APPOSITION = re.compile(r"\s*,\s*(?:the|a|an|which|that|ie|namely|aka|in other words|defined as|given by|"
-                        r"meaning|where|so|whether|is)\b(?:[^,?;]|,(?=\s*[\ue000-\ue0ff]))*")
+                        r"meaning|i mean|where|so|whether|is)\b(?:[^,?;]|,(?=\s*[\ue000-\ue0ff]))*")
 MODIFIER = re.compile(r"\s*,?\s*(?:of|in|for|through|at|between|with|on|that|which|from|over|after|before|"
                       r"right after|following|satisfied by|labelled|labeled|relating|involving|connecting)\b"
                       r"(?:\s*(?:,|and|or|the|a|an|its|all|variables?|unknowns?|signal|weights?)?\s*[\ue000-\ue0ff])+"
                       r"(?:\s*(?:satisfies|must satisfy|obeys|has|are|is))?")
+# "the other line that crosses L1 at P", "the resistor which sits between R2 and R3": what it does among the others
+RELATIVE = re.compile(r"\s*,?\s*(?:that|which|who)\s+(?!(?:is not|isnt|are not|i|we|you)\b)(?:is\s+|are\s+)?[a-z]+\b"
+                      r"(?:\s+(?:through|at|with|in|on|to|from|by|between|of))?"
+                      r"(?:\s*(?:,|and|or|at|the|with|in|through|of)?\s*[\ue000-\ue0ff])+")
+# "x = ? mod ?": a formula with blanks restates the form of what is asked; its names are not asked
+PLACEHOLDER = re.compile(r"\s*(?:=|≡)\s*\?")
+# "can you also confirm v = (0, 3, 2)": confirming a value of something asks for it, named or not
+CONFIRMED_VALUE = re.compile(r"\b(?:confirm|verify|check|double check|make sure)\b(?:\s+that)?\s*"
+                             r"[a-z][a-z0-9_]*(?:\([^()]*\)|\[[^\]]*\])*\s*(?:=|is\s+-?[\d(\[])")
+# clumsy spellings of a name: "minus 3" (-3), "the a of 1" (a(1))
+CLUMSY = re.compile(r"\s?\bminus(?=\d)|(?<![a-z0-9'])([a-z]) of(-?\d+)(?![\d.])")
 STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
 # "please confirm that a(0) = -5", "can you also verify P(E|H) = 1/2": asking B to confirm a quantity asks for it
 CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|would you|will you|you|u)\s+"
@@ -181,6 +192,8 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     if len(request) > MAX_REQUEST_CHARS:
         return Judgement(False, "too_long", (f"{len(request)} characters",))
     text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
+    if "minus" in text or " of" in text:
+        text = CLUMSY.sub(_unclumsy, text)
     if EVERYTHING.search(text):
         return Judgement(False, "everything", (EVERYTHING.search(text).group(),))  # type: ignore[union-attr]
     mentions = find_mentions(text, lexicon)
@@ -208,6 +221,10 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
         if loose is not None:
             return _decide([loose], [], aside)
     return judgement
+
+
+def _unclumsy(m: re.Match[str]) -> str:
+    return "-" if m.group(1) is None else f"{m.group(1)}({m.group(2)})"
 
 
 def _asking_clauses(clauses: list[str]) -> tuple[list[str], bool]:
@@ -322,7 +339,7 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
                     dropped.add(i)
     for i in ids:
         after = clause[clause.index(chr(_MARK + i)) + 1:]
-        if i not in is_hint and STATED_VALUE.match(after) and not confirm:
+        if i not in is_hint and ((STATED_VALUE.match(after) and not confirm) or (is_hint and PLACEHOLDER.match(after))):
             dropped.add(i)
     kept = [i for i in ids if i not in dropped]
     unnamed = []
@@ -365,7 +382,7 @@ def _description_at(clause: str, pos: int) -> int | None:
             depth += {"(": 1, ")": -1}.get(clause[j], 0)
             j += 1
         return j
-    for pattern in (IN_FORMULA, MODIFIER, APPOSITION):
+    for pattern in (IN_FORMULA, MODIFIER, RELATIVE, APPOSITION):
         m = pattern.match(clause, pos)
         if m and m.end() > pos:
             return m.end()
@@ -385,7 +402,7 @@ def _complement(spans: list[tuple[int, int]], length: int) -> list[tuple[int, in
 def _unnamed_in_question(clause: str) -> list[str]:
     """A further question that names nothing known: a symbol, or an "also ..." quantity, is one more ask."""
     symbol = SYMBOL_LIKE.search(clause)
-    if symbol or (ADDITIVE.search(clause) and QUANTITY_WORD.search(clause)):
+    if symbol or (ADDITIVE.search(clause) and QUANTITY_WORD.search(clause)) or CONFIRMED_VALUE.search(clause):
         return [clause.strip(" ,")]
     return []
 
@@ -399,6 +416,9 @@ def _unnamed_conjuncts(clause: str) -> list[str]:
         return []
     out = []
     for piece in pieces:
+        if CONFIRMED_VALUE.search(piece) and not _indices(piece):
+            out.append(piece.strip(" ,"))
+            continue
         if _indices(piece) or FILLER_VERB.match(piece):
             continue
         found = QUANTITY_WORD.search(piece)

@@ -563,7 +563,10 @@ def _role_nouns(descriptions: tuple[SlotDescription, ...]) -> dict[str, str]:
     return out
 
 
-_LACK = (r"(?:that\s+|which\s+)?(?:(?:i|we)\s+(?:still\s+)?(?:dont|do not|didnt|did not|cant|cannot|havent|have not|"
+_LACK = (r"(?:that\s+|which\s+)?(?:(?:my|our|the)\s+(?:list|facts|view|data|constraints)\s+(?:leaves?\s+out|omits?|"
+         r"skips?|lacks?|is\s+missing|misses|doesnt\s+(?:have|include|list|give)|does\s+not\s+(?:have|include|list|give))|"
+         r"(?:i|we)\s+(?:wasnt|werent)\s+(?:given|told)|(?:is|are|was|were)\s+neither\s+(?:given|listed|provided|known)|"
+         r"(?:i|we)\s+(?:still\s+)?(?:dont|do not|didnt|did not|cant|cannot|havent|have not|"
          r"hadnt|had not)\s+(?:yet\s+)?(?:have|know|hold|see|get|got|been given)|(?:i|we)\s+(?:have|had|got)\s+no\b"
          r"(?:\s+(?:value|number|data|info))?(?:\s+for)?|(?:i|we)\s*(?:am|m|are|re)?\s+(?:still\s+)?missing|"
          r"(?:is|are|remains?)\s+(?:still\s+)?(?:missing|unknown|absent|unlisted|unspecified)|missing\s+(?:from|in)\s+"
@@ -574,7 +577,7 @@ _LACK = (r"(?:that\s+|which\s+)?(?:(?:i|we)\s+(?:still\s+)?(?:dont|do not|didnt|
 _LACK_WORD = r"(?:remaining|missing|unknown|other|outstanding|absent|unlisted|lacking|unspecified|unprovided)"
 
 
-_NOT_NOUN = r"(?!(?:i|we|you|that|which|is|are|was|do|does|did|of|in|on|from|for|not|have|has|am|im)\b)"
+_NOT_NOUN = r"(?!(?:i|we|you|that|which|is|are|was|do|does|did|of|in|on|from|for|not|have|has|am|im|the|a|an)\b)"
 _NOUN_PHRASE = r"(?P<n{}>(?:" + _NOT_NOUN + r"[a-z0-9]+\s+){{0,3}}?" + _NOT_NOUN + r"[a-z0-9]+)"
 
 
@@ -584,7 +587,7 @@ def role_pattern() -> re.Pattern[str]:
     must be a noun of the instance (``_role_kinds``). One regex for every instance, compiled once."""
     global _ROLE_PATTERN
     if _ROLE_PATTERN is None:
-        det = r"(?<![a-z0-9])(?:the|which|what|whats|that|this)(?:\s+(?:only|one|single|sole|lone|last|very))*"
+        det = r"(?<![a-z0-9])(?:the|which|what|whats|that|this|a|an|one)(?:\s+(?:only|one|single|sole|lone|last|very))*"
         tail = (r"(?:\s+(?:of|in|on|from|for|along)(?:\s+(?!(?:i|we|that|which)\b)[a-z0-9^_()\[\]]+){1,3}?"
                 r"|\s+(?:value|values|number|entry|sign|equation|rate|probability))?")  # "of M", "resistor's value"
         pattern = (f"{det}\\s+{_NOUN_PHRASE.format(1)}{tail}\\s+{_LACK}"
@@ -598,9 +601,13 @@ def role_pattern() -> re.Pattern[str]:
                    # does among the others (B's only fact of the kind; else ambiguous)
                    f"|(?<![a-z0-9])(?:the|which)\\s+{_NOUN_PHRASE.format(5)}\\s+(?:that|which|who)\\s+"
                    r"(?!(?:i|we|you|is not|isnt|are not|was not)\b)(?:has|have|sits|lies|connects|crosses|meets|"
-                   r"intersects|passes|goes|contains|appears|belongs|comes)\b[^?.;!]*"
+                   r"intersects|passes|goes|contains|appears|belongs|comes|separates|divides|splits|"
+                   r"is\s+(?:in\s+(?:series|parallel)|connected|between|adjacent|next))\b[^?.;!]*"
                    f"|(?<![a-z0-9])which\\s+{_NOUN_PHRASE.format(6)}\\s+(?:crosses|meets|intersects|passes|connects|"
-                   r"contains|sits|lies)\b[^?.;!]*")
+                   r"contains|sits|lies)\b[^?.;!]*"
+                   # "my list of samples skips one": the list of a kind, short of one
+                   f"|(?<![a-z0-9])(?:my|our)\\s+(?:list|set)\\s+of\\s+{_NOUN_PHRASE.format(7)}\\s+(?:skips|omits|"
+                   r"leaves\s+out|lacks|misses|is\s+missing|is\s+short)\s+(?:one|a\s+value|an\s+entry)\b")
         _ROLE_PATTERN = re.compile(pattern)
     return _ROLE_PATTERN
 
@@ -768,7 +775,8 @@ _QUALIFIED = re.compile(r"\s*(?:of|in|for|at|between|from|on)\b")
 _ROLE_HINT = re.compile(r"\b(?:dont|do not|didnt|did not|havent|have not|have no|had no|missing|not in|not on|"
                        r"not among|not part|not listed|not given|not provided|not known|not told|lack|neither|you hold|"
                        r"you have|remaining|unknown|other|outstanding|absent|unlisted|unspecified|apart from|besides|"
-                       r"except|crosses|meets|intersects|passes|connects|contains|sits|lies|has|appears|belongs)\b|"
+                       r"except|crosses|meets|intersects|passes|connects|contains|sits|lies|has|appears|belongs|"
+                       r"leaves|leave|omits|omit|skips|skip|wasnt|werent|separates|divides|splits|series|parallel)\b|"
                        r"\b(?:that|this)(?: other)? [a-z0-9]+"
                        r"(?: [a-z0-9]+)?\s*(?:[?.,!]|$|please|for me|to me)")
 
@@ -807,7 +815,7 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
             form = text[start:start + length]
             entry = table.forms.get(form)
             if entry is not None and entry[1].startswith("unique:") and (
-                    text[max(0, start - 4):start] != "the " or _QUALIFIED.match(text, start + length)):
+                    text[max(0, start - 4):start] != "the " or _names_another(text, start + length, lexicon)):
                 continue  # only "the sign" alone: "the sign of x0" is x0's sign, "sign(x9)" another's
             if entry is not None and form not in lexicon.names:
                 end = start + length
@@ -815,6 +823,19 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
                     out[start] = (length, entry)
                     break
     return out
+
+
+_QUALIFIER = re.compile(r"[^,;?.!]*")
+_TOKEN = re.compile(r"[a-z0-9_()\[\]|>-]+")
+
+
+def _names_another(text: str, at: int, lexicon: Lexicon) -> bool:
+    """Whether a qualifier after a definite description ("of x0", "between asset 1 and asset 2") names something:
+    a number or one of the instance's names. "the correlation between the two assets" names nothing more."""
+    if not _QUALIFIED.match(text, at):
+        return False
+    qualifier = _QUALIFIER.match(text, at).group()  # type: ignore[union-attr]
+    return any(ch.isdigit() for ch in qualifier) or any(t in lexicon.names for t in _TOKEN.findall(qualifier))
 
 
 def _longest_name_at(text: str, start: int, longest: int, names: dict[str, Name],
