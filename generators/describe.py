@@ -161,9 +161,15 @@ def reader_phrases(d: SlotDescription, layout: Layout) -> Iterator[tuple[str, st
         inverted = _QUESTION_ORDER.sub(r"\1 \3 \2 ", meaning)  # "how likely state 2 is" -> "how likely is state 2"
         if inverted != meaning:
             yield inverted, "meaning"
+        asked = _WHERE_ORDER.match(meaning)  # "where the rule changes" -> "where does the rule change"
+        if asked:
+            verb = asked.group(3)
+            verb = verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes")) else verb[:-1]
+            yield f"{asked.group(1)} does {asked.group(2)} {verb}{asked.group(4)}", "meaning"
 
 
 _QUESTION_ORDER = re.compile(r"^(how \w+) (.+?) (is|are|does|do) ")
+_WHERE_ORDER = re.compile(r"^(where|when|at which x|at what x) ((?:the )?[a-z]+(?: [a-z]+)?) ([a-z]+[^s]s)\b(.*)$")
 
 
 def _one_axis(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:

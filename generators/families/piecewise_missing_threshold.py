@@ -230,7 +230,7 @@ class PiecewiseMissingThreshold(Family):
         if c["type"] != "threshold":
             return None
         return SlotDescription("threshold", synonyms=("breakpoint", "cut-off", "cutoff", "switch point", "change point",
-                                                      "parameter"), meanings=(
+                                                      "parameter", "switch", "switchover"), meanings=(
             "where the function switches", "where f switches",
             "where the function switches from one formula to the other", "the point where the formula changes",
             "where the formula changes", "where the branches change", "the boundary between the two branches",

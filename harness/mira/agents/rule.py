@@ -46,7 +46,7 @@ names; what it *reveals* is only ever the canonical hint text, or nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from generators.families import get_family
@@ -66,6 +66,7 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
     find_mentions,
     loose_meaning,
     slot_names,
+    typo_corrections,
 )
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
@@ -83,7 +84,7 @@ EVERYTHING = re.compile(
     r"\b(?!\s+(?:the\s+)?(?:two|three|four|five|\d))|\byour (?:whole|entire|full) (?:view|list|set)\b")
 STRONG_ASK = re.compile(
     r"\?|\b(?:please|pls|(?:could|can|would|will) (?:you|u)|may i|(?:can|could) i (?:get|have|ask)|"
-    r"(?:tell|give|send|show|get) (?:me|us)|share|provide|what|(?<!,)(?<!, )(?<!\()which|how|whats|let me know|"
+    r"(?<!cant )(?<!cannot )(?<!dont )(?<!doesnt )(?<!wont )(?<!not )(?:tell|give|send|show|get) (?:me|us)|share|provide|what|(?<!,)(?<!, )(?<!\()which|how|whats|let me know|"
     r"reveal|supply|"
     r"asking|ask|request|requesting|i'?d like|i would like|looking for)\b")
 WEAK_ASK = re.compile(r"\b(?:needs?|requires?|depends on|hinges on|missing|not given|dont have|do not have|lack|"
@@ -102,7 +103,7 @@ LEADING_CONTEXT = re.compile(
     r"tell me|give me|may|so)\b))")
 TRAILING_CONTEXT = re.compile(
     r"(?:[,(]\s*which\b|[,(]\s*as\b(?! well as)|\b(?:purpose|reason|why|goal|motivation|rationale)\s*:|"
-    r"\b(?:because|since|so that|so i can|so we can|so i could|in order to|"
+    r"\b(?:because|since|so that|so i can|so we can|so i could|in order to|(?:before|until) (?:i|we) can|"
     r"that way|given that|to (?:compute|find|determine|calculate|solve|get|work out|pin down|recover|obtain|"
     r"identify|fix|resolve|reconstruct|evaluate|complete|answer|figure out|finish|pin|check|make|run|use|apply|"
     r"close|build|set up|nail|settle|break|disambiguate|decide|choose|reduce|intersect|combine|weight|deconvolve|"
@@ -142,6 +143,11 @@ MODIFIER = re.compile(r"\s*,?\s*(?:of|in|for|through|at|between|with|on|that|whi
 RELATIVE = re.compile(r"\s*,?\s*(?:that|which|who)\s+(?!(?:is not|isnt|are not|i|we|you)\b)(?:is\s+|are\s+)?[a-z]+\b"
                       r"(?:\s+(?:through|at|with|in|on|to|from|by|between|of))?"
                       r"(?:\s*(?:,|and|or|at|the|with|in|through|of)?\s*[\ue000-\ue0ff])+")
+# "the threshold at which f switches from the first formula to the second", "where does the rule change from 3x - 2
+# to -x - 4": a relative clause or a from-to after a name of the hint says what it is
+WHERE_CLAUSE = re.compile(r"\s*,?\s*(?:at which|in which|where|when)\s+(?![^,?;]*\b(?:need|also|want|and what)\b)"
+                          r"[^,?;]*")
+FROM_TO = re.compile(r"\s*,?\s*from\s*(?:the\s+)?[^,?;]{1,40}?\s*to\s*(?:the\s+)?[^,?;\s]+(?:\s*[-+*/]\s*[^,?;\s]+)*")
 # "x = ? mod ?": a formula with blanks restates the form of what is asked; its names are not asked
 PLACEHOLDER = re.compile(r"\s*(?:=|≡)\s*\?")
 # "can you also confirm v = (0, 3, 2)": confirming a value of something asks for it, named or not
@@ -194,6 +200,27 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
     if "minus" in text or " of" in text:
         text = CLUMSY.sub(_unclumsy, text)
+    judgement = _read(text, lexicon)
+    if judgement.offer or judgement.rule in ("everything", "too_many_names"):
+        return judgement
+    # a misspelt name ("the 3rd congrunce"): read again with each word one edit away from exactly one word of the
+    # instance's names corrected; only a reading that then asks for the hint alone changes the decision
+    fixes = typo_corrections(text, lexicon)
+    if fixes:
+        corrected = _read(_corrected(text, fixes), lexicon)
+        if corrected.offer:
+            return replace(corrected, described=(*corrected.described,
+                                                 *(f"{wrong} = typo of {right}" for wrong, right in fixes)))
+    return judgement
+
+
+def _corrected(text: str, fixes: list[tuple[str, str]]) -> str:
+    for wrong, right in fixes:
+        text = re.sub(rf"(?<![a-z0-9]){wrong}(?![a-z0-9])", right, text)
+    return text
+
+
+def _read(text: str, lexicon: Lexicon) -> Judgement:
     if EVERYTHING.search(text):
         return Judgement(False, "everything", (EVERYTHING.search(text).group(),))  # type: ignore[union-attr]
     mentions = find_mentions(text, lexicon)
@@ -217,7 +244,8 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     aside = [mentions[i] for i in sorted(context) if mentions[i].name.kind not in (HINT, PART)]
     judgement = _decide(asked, unnamed, aside)
     if judgement.rule == "nothing_named" and lexicon.described is not None:
-        loose = loose_meaning(" ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c)), lexicon)
+        loose = loose_meaning(" ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c)), lexicon) \
+            or loose_meaning(" ".join(c for c in clauses if not _is_statement(c)), lexicon)  # "... state 2? to 1 i mean"
         if loose is not None:
             return _decide([loose], [], aside)
     return judgement
@@ -272,6 +300,8 @@ def _focus(clause: str) -> str:
             if _indices(clause[m.end():]):
                 clause = clause[m.end():]
                 break
+            if pattern is CONCLUSION and NEED_FOCUS.search(clause, m.end()):  # "..., so I need two initial values"
+                return clause[m.end():]
     return clause
 
 
@@ -382,7 +412,7 @@ def _description_at(clause: str, pos: int) -> int | None:
             depth += {"(": 1, ")": -1}.get(clause[j], 0)
             j += 1
         return j
-    for pattern in (IN_FORMULA, MODIFIER, RELATIVE, APPOSITION):
+    for pattern in (IN_FORMULA, MODIFIER, RELATIVE, WHERE_CLAUSE, FROM_TO, APPOSITION):
         m = pattern.match(clause, pos)
         if m and m.end() > pos:
             return m.end()

@@ -63,6 +63,7 @@ class Lexicon:
     slot_kinds: dict[str, str] = field(default_factory=dict, repr=False, compare=False)  # slot -> its kind here
     role_names: dict[str, Name] = field(default_factory=dict, repr=False, compare=False)  # kind -> what roles name
     candidates: dict[str, Name] = field(default_factory=dict, repr=False, compare=False)  # slot B's fact settles
+    typo_index: TypoIndex | None = field(default=None, repr=False, compare=False)  # built on first need
 
     def __post_init__(self) -> None:
         if self.pattern is None:
@@ -488,6 +489,7 @@ class Described:
     slots: dict[str, SlotDescription] = field(default_factory=dict)  # slot -> its description
     at: dict[tuple[str, str, tuple[int, ...]], str] = field(default_factory=dict)  # (entity, owner, indices) -> slot
     layout: Layout = field(default_factory=Layout)
+    indexed: dict[str, tuple[str, str]] = field(default_factory=dict)  # noun of a one-axis slot -> (entity, owner)
 
 
 def _described_table(slots: list[tuple[str, int]]) -> Described:
@@ -521,8 +523,15 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
     nouns = _role_nouns(tuple(d for _, d in described))
     slots = dict(described)
     at = {(d.entity, d.owner, d.indices): slot for slot, d in reversed(described) if d.indices}
+    indexed: dict[str, tuple[str, str]] = {}
+    for _, d in described:
+        if len(d.indices) == 1 and d.base is not None:
+            for noun in (d.entity, *d.synonyms):
+                head = alias_form(noun).rsplit(" ", 1)[-1]
+                if head not in _VAGUE_NOUNS:
+                    indexed.setdefault(head, (d.entity, d.owner))
     return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()},
-                     role_pattern() if nouns else None, nouns, slots, at, layout)
+                     role_pattern() if nouns else None, nouns, slots, at, layout, indexed)
 
 
 def _unique_nouns(described: tuple[tuple[str, SlotDescription], ...]) -> dict[str, tuple[str, str]]:
@@ -800,6 +809,9 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
             kinds = _role_kinds(m.group(m.lastgroup or 0), table.role_nouns)
             if kinds is not None:
                 out.setdefault(m.start(), (m.end() - m.start(), (ROLE + kinds, "")))
+    if table.indexed and ("index" in text or "position" in text):
+        for start, length, slot in _index_after_words(text, table):
+            out.setdefault(start, (length, (slot, f"index: {table.slots[slot].summary()}")))
     if table.by_first_word.keys().isdisjoint(_WORDS.findall(text)):  # the usual case, decided in C
         return out
     for word in _WORDS.finditer(text):
@@ -836,6 +848,33 @@ def _names_another(text: str, at: int, lexicon: Lexicon) -> bool:
         return False
     qualifier = _QUALIFIER.match(text, at).group()  # type: ignore[union-attr]
     return any(ch.isdigit() for ch in qualifier) or any(t in lexicon.names for t in _TOKEN.findall(qualifier))
+
+
+# "the output of the convolution at time index k = 4", "the value measured at position 2": a one-axis noun, a few
+# words without numbers, then its index
+_INDEX_AT = re.compile(r"(?:\s+(?:at|with|for|of))?(?:\s+(?:the|time|sample))*\s+(?:index|position)\s*(?:[a-z]=)?(\d+)"
+                       r"(?![\d\[(])")
+
+
+def _index_after_words(text: str, table: Described) -> list[tuple[int, int, str]]:
+    """(start, length, slot) for each "NOUN ... index K" whose noun is one of a one-axis slot here, nearest first."""
+    out = []
+    for m in _INDEX_AT.finditer(text):
+        words = text[max(0, m.start() - 60):m.start()].split(" ")
+        span = 0
+        for back, word in enumerate(reversed(words)):
+            if back > 6 or any(ch.isdigit() for ch in word):
+                break
+            span += len(word) + (1 if back else 0)
+            owner = table.indexed.get(word.strip(",")) or table.indexed.get(word.strip(",")[:-1])
+            if owner is None:
+                continue
+            slot = table.at.get((*owner, (int(m.group(1)),)))
+            if slot is not None:
+                start = m.start() - span
+                out.append((start, m.end() - start, slot))
+            break
+    return out
 
 
 def _longest_name_at(text: str, start: int, longest: int, names: dict[str, Name],
@@ -899,14 +938,31 @@ def _meaning_signatures(table: Described) -> list[tuple[str, tuple[str, ...], fr
 _SIGNATURES: dict[int, tuple[Described, list[tuple[str, tuple[str, ...], frozenset[str]]]]] = {}
 
 
+_ANCHOR_HEAD = re.compile(r"[a-z]+")
+
+
 def _in_order(anchors: tuple[str, ...], tokens: list[str]) -> bool:
-    at = 0
-    for anchor in anchors:
-        try:
-            at = tokens.index(anchor, at) + 1
-        except ValueError:
-            return False
+    """Whether ``anchors`` occur in ``tokens`` in order, among those of one kind ("state2" before "state1"); anchors
+    of different kinds ("state2", "symbol1") may come in either order ("symbol 1 from state 2")."""
+    for head in dict.fromkeys(_ANCHOR_HEAD.match(a).group() for a in anchors):  # type: ignore[union-attr]
+        at = 0
+        same = [t for t in tokens if t.startswith(head) and not t[len(head)].isalpha()]
+        for anchor in anchors:
+            if not anchor.startswith(head) or anchor[len(head)].isalpha():
+                continue
+            try:
+                at = same.index(anchor, at) + 1
+            except ValueError:
+                return False
     return True
+
+
+def _shares_stem(content: frozenset[str], words: list[str]) -> bool:
+    """One content word of a meaning in ``words``: the same first four letters, or for long words the same first
+    three ("emission", "emitting")."""
+    stems = {w[:4] for w in words}
+    short = {w[:3] for w in words if len(w) >= 6}
+    return any(c[:4] in stems or (len(c) >= 6 and c[:3] in short) for c in content)
 
 
 def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
@@ -919,11 +975,10 @@ def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
     tokens = _ANCHOR.findall(text)
     if not tokens or _PLURAL_ASK.search(text):  # "the transition probabilities out of state 1" asks for several
         return None
-    words = _CONTENT.findall(text)
-    stems = {w[:4] for w in words}
+    words = [w for w in _CONTENT.findall(text) if w not in _STOP]
     fits: dict[str, int] = {}
     for slot, anchors, content in _meaning_signatures(table):
-        if len(anchors) >= fits.get(slot, 0) and _in_order(anchors, tokens) and any(c[:4] in stems for c in content):
+        if len(anchors) >= fits.get(slot, 0) and _in_order(anchors, tokens) and _shares_stem(content, words):
             fits[slot] = len(anchors)
     if not fits:
         return None
@@ -939,3 +994,67 @@ def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
     else:
         name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
     return Mention(0, 0, " ".join(tokens), name)
+
+
+# ------------------------------------------------------------------------------------ misspelt names
+# A word of seven letters or more that is not a word of the instance's names but one edit (a letter left out,
+# added, changed, or two swapped) away from exactly one of them is read as that word ("congrunce": congruence).
+# The responder only uses the correction when the request, read as written, is declined.
+_LONG_WORD = re.compile(r"(?<![a-z0-9])[a-z]{7,}(?![a-z0-9])")
+_NAME_WORD = re.compile(r"[a-z]{7,}")
+
+
+@dataclass
+class TypoIndex:
+    words: frozenset[str]  # every long word of the instance's names
+    variants: dict[str, tuple[str, ...]]  # a word, or a word with one letter left out -> the words it comes from
+
+
+def _typo_index(lexicon: Lexicon) -> TypoIndex:
+    if lexicon.typo_index is None:
+        words: set[str] = set()
+        for form in (*lexicon.names, *(lexicon.described.forms if lexicon.described else ()),
+                     *(lexicon.described.role_nouns if lexicon.described else ())):
+            words.update(_NAME_WORD.findall(form))
+        variants: dict[str, list[str]] = {}
+        for word in sorted(words):
+            for variant in {word, *(word[:i] + word[i + 1:] for i in range(len(word)))}:
+                variants.setdefault(variant, []).append(word)
+        lexicon.typo_index = TypoIndex(frozenset(words), {k: tuple(v) for k, v in variants.items()})
+    return lexicon.typo_index
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one insertion, deletion, substitution or swap of neighbours."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = next((i for i in range(len(short)) if short[i] != long[i]), len(short))
+    return short[i:] == long[i + 1:]
+
+
+def _inflected(a: str, b: str) -> bool:
+    """"resistor" and "resistors", "emission" and "emissions": a plural is not a misspelling."""
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return long == short + "s" or (long[:-1] == short[:-1] and long[-1] + short[-1] in ("sy", "ys"))
+
+
+def typo_corrections(text: str, lexicon: Lexicon) -> list[tuple[str, str]]:
+    """(misspelt word, the word of the instance's names it stands for) for each correctable word of ``text``."""
+    found = _LONG_WORD.findall(text)
+    if not found:
+        return []
+    index = _typo_index(lexicon)
+    out = []
+    for word in dict.fromkeys(found):
+        if word in index.words:
+            continue
+        keys = {word, *(word[:i] + word[i + 1:] for i in range(len(word)))}
+        near = {w for k in keys for w in index.variants.get(k, ()) if _one_edit(word, w) and not _inflected(word, w)}
+        if len(near) == 1:
+            out.append((word, near.pop()))
+    return out
