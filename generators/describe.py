@@ -296,6 +296,14 @@ def _along_edges(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
             for noun in _nouns(d):
                 out += [(f"the {word} {noun} {where} the {edge} edge", "position")
                         for where in ("on", "along", "of")]
+        # counted from a corner: "on the bottom edge, second from the left"
+        sides = ("top", "bottom") if edge in ("left", "right") else ("left", "right")
+        for side, rank in ((sides[0], k - low + 1), (sides[1], high - k + 1)):
+            if rank > 1:
+                words_from = f"{ordinal_words(rank)[0]} from the {side}"
+                out += [(f"{edge} edge, {words_from}", "position"), (f"{edge} edge {words_from}", "position"),
+                        (f"{words_from} on the {edge} edge", "position"), (f"{words_from} along the {edge} edge",
+                                                                           "position")]
     return out
 
 

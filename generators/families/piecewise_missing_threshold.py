@@ -241,7 +241,11 @@ class PiecewiseMissingThreshold(Family):
             "switch from one formula to the other", "switches from one formula to the other", "function switch",
             "f switch", "switch formulas", "switch branches", "two branches meet", "branches meet",
             "x do the two branches meet", "x does the function switch", "x does f switch", "x does f change",
-            "where the definition changes", "where the definition of f changes", "where the rule changes"))
+            "where the definition changes", "where the definition of f changes", "where the rule changes",
+            "where f changes", "where the function changes",
+            # "At what x does f stop using ...", "Below which x-value does f use ...": a question for an x of f
+            *(f"{w} {x} does {f}" for w in ("what", "which") for x in ("x", "x value", "x onward", "x onwards")
+              for f in ("f", "the function"))))
 
     def slot_name(self, c: Constraint) -> str | None:
         match c["type"]:

@@ -84,7 +84,8 @@ EVERYTHING = re.compile(
     r"\b(?!\s+(?:the\s+)?(?:two|three|four|five|\d))|\byour (?:whole|entire|full) (?:view|list|set)\b")
 STRONG_ASK = re.compile(
     r"\?|\b(?:please|pls|(?:could|can|would|will) (?:you|u)|may i|(?:can|could) i (?:get|have|ask)|"
-    r"(?<!cant )(?<!cannot )(?<!dont )(?<!doesnt )(?<!wont )(?<!not )(?:tell|give|send|show|get) (?:me|us)|share|provide|what|(?<!,)(?<!, )(?<!\()which|how|whats|let me know|"
+    r"(?<!cant )(?<!cannot )(?<!dont )(?<!doesnt )(?<!wont )(?<!not )(?:tell|give|send|show|get) (?:me|us)|"
+    r"share|provide|what|(?<!,)(?<!, )(?<!\()which|how|whats|let me know|"
     r"reveal|supply|"
     r"asking|ask|request|requesting|i'?d like|i would like|looking for)\b")
 WEAK_ASK = re.compile(r"\b(?:needs?|requires?|depends on|hinges on|missing|not given|dont have|do not have|lack|"
@@ -147,7 +148,11 @@ RELATIVE = re.compile(r"\s*,?\s*(?:that|which|who)\s+(?!(?:is not|isnt|are not|i
 # to -x - 4": a relative clause or a from-to after a name of the hint says what it is
 WHERE_CLAUSE = re.compile(r"\s*,?\s*(?:at which|in which|where|when)\s+(?![^,?;]*\b(?:need|also|want|and what)\b)"
                           r"[^,?;]*")
-FROM_TO = re.compile(r"\s*,?\s*from\s*(?:the\s+)?[^,?;]{1,40}?\s*to\s*(?:the\s+)?[^,?;\s]+(?:\s*[-+*/]\s*[^,?;\s]+)*")
+# "from which x onward does f follow the second formula": what f does there describes the point
+USES = re.compile(r"\s*(?:start\s+|stop\s+|begin\s+)?(?:follow|follows|following|use|uses|using|apply|applies|"
+                  r"applying|switch to|switches to|take|takes)\s+(?:the\s+)?[\ue000-\ue0ff]")
+FROM_TO = re.compile(r"\s*,?\s*(?:over\s+)?from\s*(?:the\s+)?[^,?;]{1,40}?\s*to\s*(?:the\s+)?[^,?;\s]+(?:\s*[-+*/]\s*[^,?;\s]+)*")
+TERM = re.compile(r"(?<=\d)[\ue000-\ue0ff]|(?<=[+*/^-])\s*[\ue000-\ue0ff](?=\s*[+*/^-]\s*\d)")
 # "x = ? mod ?": a formula with blanks restates the form of what is asked; its names are not asked
 PLACEHOLDER = re.compile(r"\s*(?:=|≡)\s*\?")
 # "can you also confirm v = (0, 3, 2)": confirming a value of something asks for it, named or not
@@ -244,8 +249,9 @@ def _read(text: str, lexicon: Lexicon) -> Judgement:
     aside = [mentions[i] for i in sorted(context) if mentions[i].name.kind not in (HINT, PART)]
     judgement = _decide(asked, unnamed, aside)
     if judgement.rule == "nothing_named" and lexicon.described is not None:
+        # the asking clauses, else every open one ("rate going down from the state 2 ? to state 1 i mean")
         loose = loose_meaning(" ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c)), lexicon) \
-            or loose_meaning(" ".join(c for c in clauses if not _is_statement(c)), lexicon)  # "... state 2? to 1 i mean"
+            or loose_meaning(" ".join(c for c in clauses if not _is_statement(c)), lexicon)
         if loose is not None:
             return _decide([loose], [], aside)
     return judgement
@@ -321,6 +327,7 @@ def _is_statement(clause: str) -> bool:
 
 _ABBREVIATION = re.compile(r"\bi\.e\.,?|\be\.g\.,?")
 _CLAUSE_BREAK = re.compile(r"[.!;](?!\d)|(?<=\?)|,?\s*\b(?:but|however|although|though)\b")
+_INSERTED = re.compile(r",\s*(?:which|as)\b[^,\ue000-\ue0ff]*,")
 _OPERATOR = re.compile(r"[+*/^≡-]")
 _PAREN_GROUP = re.compile(r"\([^()]*\)")
 _MARKS = re.compile("[\ue000-\ue0ff]")
@@ -338,7 +345,11 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     confirm = CONFIRM.search(clause)
     cut = TRAILING_CONTEXT.search(clause)
     if cut and cut.start() > 0 and not (confirm and cut.start() <= confirm.end()):
-        clause = clause[: cut.start()]
+        closed = _INSERTED.match(clause, cut.start())  # "besides m11, which I'm solving for, there's one entry ...":
+        if closed and _indices(clause[closed.end():]):  # an inserted relative clause; what follows it still counts
+            clause = clause[:cut.start()] + " " + clause[closed.end():]
+        else:
+            clause = clause[: cut.start()]
     ids = _indices(clause)
     is_hint = {i for i in ids if mentions[i].name.kind in (HINT, PART)}
     dropped: set[int] = set()
@@ -367,6 +378,8 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
                     continue
                 if restated or (mentions[i].form in lexicon.components and _OPERATOR.search(run.group())):
                     dropped.add(i)
+        for term in TERM.finditer(clause):  # "stop using -x + 8": a variable in a term of a formula is not asked
+            dropped |= set(_indices(term.group())) - is_hint
     for i in ids:
         after = clause[clause.index(chr(_MARK + i)) + 1:]
         if i not in is_hint and ((STATED_VALUE.match(after) and not confirm) or (is_hint and PLACEHOLDER.match(after))):
@@ -412,7 +425,7 @@ def _description_at(clause: str, pos: int) -> int | None:
             depth += {"(": 1, ")": -1}.get(clause[j], 0)
             j += 1
         return j
-    for pattern in (IN_FORMULA, MODIFIER, RELATIVE, WHERE_CLAUSE, FROM_TO, APPOSITION):
+    for pattern in (IN_FORMULA, MODIFIER, RELATIVE, WHERE_CLAUSE, FROM_TO, USES, APPOSITION):
         m = pattern.match(clause, pos)
         if m and m.end() > pos:
             return m.end()

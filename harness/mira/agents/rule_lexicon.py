@@ -613,7 +613,7 @@ def role_pattern() -> re.Pattern[str]:
                    r"intersects|passes|goes|contains|appears|belongs|comes|separates|divides|splits|"
                    r"is\s+(?:in\s+(?:series|parallel)|connected|between|adjacent|next))\b[^?.;!]*"
                    f"|(?<![a-z0-9])which\\s+{_NOUN_PHRASE.format(6)}\\s+(?:crosses|meets|intersects|passes|connects|"
-                   r"contains|sits|lies)\b[^?.;!]*"
+                   r"contains|sits|lies|separates|is\s+(?:in\s+(?:series|parallel)|connected))\b[^?.;!]*"
                    # "my list of samples skips one": the list of a kind, short of one
                    f"|(?<![a-z0-9])(?:my|our)\\s+(?:list|set)\\s+of\\s+{_NOUN_PHRASE.format(7)}\\s+(?:skips|omits|"
                    r"leaves\s+out|lacks|misses|is\s+missing|is\s+short)\s+(?:one|a\s+value|an\s+entry)\b")
@@ -807,9 +807,12 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
     if table.roles is not None and _ROLE_HINT.search(text):
         for m in table.roles.finditer(text):
             kinds = _role_kinds(m.group(m.lastgroup or 0), table.role_nouns)
+            if kinds is None and m.lastgroup:  # "which birth rate is not ...": the noun's last word read as a tail
+                tail = _NEXT_WORD.match(text, m.end(m.lastgroup))
+                kinds = _role_kinds(m.group(m.lastgroup) + " " + tail.group(1), table.role_nouns) if tail else None
             if kinds is not None:
                 out.setdefault(m.start(), (m.end() - m.start(), (ROLE + kinds, "")))
-    if table.indexed and ("index" in text or "position" in text):
+    if table.indexed and ("index" in text or "position" in text or "step" in text or "time" in text):
         for start, length, slot in _index_after_words(text, table):
             out.setdefault(start, (length, (slot, f"index: {table.slots[slot].summary()}")))
     if table.by_first_word.keys().isdisjoint(_WORDS.findall(text)):  # the usual case, decided in C
@@ -837,6 +840,7 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
     return out
 
 
+_NEXT_WORD = re.compile(r"\s+([a-z]+)")
 _QUALIFIER = re.compile(r"[^,;?.!]*")
 _TOKEN = re.compile(r"[a-z0-9_()\[\]|>-]+")
 
@@ -852,7 +856,8 @@ def _names_another(text: str, at: int, lexicon: Lexicon) -> bool:
 
 # "the output of the convolution at time index k = 4", "the value measured at position 2": a one-axis noun, a few
 # words without numbers, then its index
-_INDEX_AT = re.compile(r"(?:\s+(?:at|with|for|of))?(?:\s+(?:the|time|sample))*\s+(?:index|position)\s*(?:[a-z]=)?(\d+)"
+_INDEX_AT = re.compile(r"(?:\s+(?:at|with|for|of))?(?:\s+(?:the|time|sample))*\s+(?:index|position|step|time)\s*"
+                       r"(?:[a-z]=)?(\d+)"
                        r"(?![\d\[(])")
 
 
@@ -998,10 +1003,13 @@ def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
 
 # ------------------------------------------------------------------------------------ misspelt names
 # A word of seven letters or more that is not a word of the instance's names but one edit (a letter left out,
-# added, changed, or two swapped) away from exactly one of them is read as that word ("congrunce": congruence).
+# added, changed, or two swapped) away from exactly one of them is read as that word ("congrunce": congruence); a
+# word of five or six letters only for two letters swapped or one left out ("thrid", "elemnt"), since changing a
+# letter of a short word often makes another word ("simple", "sample").
 # The responder only uses the correction when the request, read as written, is declined.
-_LONG_WORD = re.compile(r"(?<![a-z0-9])[a-z]{7,}(?![a-z0-9])")
-_NAME_WORD = re.compile(r"[a-z]{7,}")
+_LONG_WORD = re.compile(r"(?<![a-z0-9])[a-z]{5,}(?![a-z0-9])")
+_NAME_WORD = re.compile(r"[a-z]{5,}")
+SHORT_WORD = 7  # shorter words are corrected only for a swap or a dropped letter ("thrid", "elemnt"), never a change
 
 
 @dataclass
@@ -1054,7 +1062,8 @@ def typo_corrections(text: str, lexicon: Lexicon) -> list[tuple[str, str]]:
         if word in index.words:
             continue
         keys = {word, *(word[:i] + word[i + 1:] for i in range(len(word)))}
-        near = {w for k in keys for w in index.variants.get(k, ()) if _one_edit(word, w) and not _inflected(word, w)}
+        near = {w for k in keys for w in index.variants.get(k, ()) if _one_edit(word, w) and not _inflected(word, w)
+                and (len(word) >= SHORT_WORD or len(w) > len(word) or sorted(w) == sorted(word))}
         if len(near) == 1:
             out.append((word, near.pop()))
     return out
