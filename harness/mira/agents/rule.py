@@ -151,7 +151,8 @@ WHERE_CLAUSE = re.compile(r"\s*,?\s*(?:at which|in which|where|when)\s+(?![^,?;]
 # "from which x onward does f follow the second formula": what f does there describes the point
 USES = re.compile(r"\s*(?:start\s+|stop\s+|begin\s+)?(?:follow|follows|following|use|uses|using|apply|applies|"
                   r"applying|switch to|switches to|take|takes)\s+(?:the\s+)?[\ue000-\ue0ff]")
-FROM_TO = re.compile(r"\s*,?\s*(?:over\s+)?from\s*(?:the\s+)?[^,?;]{1,40}?\s*to\s*(?:the\s+)?[^,?;\s]+(?:\s*[-+*/]\s*[^,?;\s]+)*")
+FROM_TO = re.compile(r"\s*,?\s*(?:over\s+)?from\s*(?:the\s+)?[^,?;]{1,40}?\s*to\s*(?:the\s+)?[^,?;\s]+"
+                     r"(?:\s*[-+*/]\s*[^,?;\s]+)*")
 TERM = re.compile(r"(?<=\d)[\ue000-\ue0ff]|(?<=[+*/^-])\s*[\ue000-\ue0ff](?=\s*[+*/^-]\s*\d)")
 # "x = ? mod ?": a formula with blanks restates the form of what is asked; its names are not asked
 PLACEHOLDER = re.compile(r"\s*(?:=|≡)\s*\?")
