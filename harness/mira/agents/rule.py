@@ -34,9 +34,18 @@ counted among the others, relations to a named slot, definite descriptions, cand
 (described), quoted sentences and negated names as context, and meanings reworded (read loosely when nothing
 else is named); docs/harness.md lists them.
 
+rule/4 (issue 28, third round) reads clumsy and described requests more generally: a misspelt word one edit from
+exactly one word of the instance's names is read as that word when the request as written is declined ("the 3rd
+congrunce"); "minus 3" and "the a of 1" are -3 and a(1); roles as "my list leaves out", "my list of samples skips one",
+"neither given nor asked", "the resistor connected in series with R2"; positions counted from either end ("second
+from the left", "the middle cell of the bottom edge", "the lower-left entry"); an index a few words after its noun
+("the output of the convolution at time index k = 4"); a definite description whose qualifier names nothing ("the
+correlation between the two assets"); after a name of the hint, a relative clause, a from-to, or what it does ("does
+f follow the second formula") describes it; loose meanings match kinds in either order.
+
 At k > 1 (the hard tier: B holds two withheld facts) the request is read once per withheld fact, that fact as
 the hint and the other among B's other slots (``RuleResponder.decide_among``): the fact exactly one reading offers
-is offered; a request for both is ``two_quantities``. k = 1 decisions are unchanged (rule/3).
+is offered; a request for both is ``two_quantities``.
 
 Every decision carries ``rationale``: the rule, the phrases taken as asked, and those set aside as
 context. It is ``privileged``: it reads the instance's machine-readable hint specification and slot
@@ -71,7 +80,7 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
 
-RULE_VERSION = "rule/3"
+RULE_VERSION = "rule/4"
 _MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
 MAX_MENTIONS = 0x100  # one mark each, U+E000..U+E0FF
 MEMO_SIZE = 64  # judgements remembered per lexicon (a run asks each instance a few requests)
