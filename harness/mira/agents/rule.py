@@ -162,7 +162,8 @@ USES = re.compile(r"\s*(?:start\s+|stop\s+|begin\s+)?(?:follow|follows|following
                   r"applying|switch to|switches to|take|takes)\s+(?:the\s+)?[\ue000-\ue0ff]")
 FROM_TO = re.compile(r"\s*,?\s*(?:over\s+)?from\s*(?:the\s+)?[^,?;]{1,40}?\s*to\s*(?:the\s+)?[^,?;\s]+"
                      r"(?:\s*[-+*/]\s*[^,?;\s]+)*")
-TERM = re.compile(r"(?<=\d)[\ue000-\ue0ff]|(?<=[+*/^-])\s*[\ue000-\ue0ff](?=\s*[+*/^-]\s*\d)")
+DESCRIBES = re.compile("|".join(f"(?:{p.pattern})" for p in (RELATIVE, WHERE_CLAUSE, FROM_TO, USES)))
+TERM_AFTER = re.compile(r"\s*[+*/^-]\s*\d")  # "-x + 8": the rest of a term after a variable
 # "x = ? mod ?": a formula with blanks restates the form of what is asked; its names are not asked
 PLACEHOLDER = re.compile(r"\s*(?:=|≡)\s*\?")
 # "can you also confirm v = (0, 3, 2)": confirming a value of something asks for it, named or not
@@ -388,11 +389,11 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
                     continue
                 if restated or (mentions[i].form in lexicon.components and _OPERATOR.search(run.group())):
                     dropped.add(i)
-        for term in TERM.finditer(clause):  # "stop using -x + 8": a variable in a term of a formula is not asked
-            dropped |= set(_indices(term.group())) - is_hint
+        dropped |= _in_terms(clause, ids, is_hint)
     for i in ids:
         after = clause[clause.index(chr(_MARK + i)) + 1:]
-        if i not in is_hint and ((STATED_VALUE.match(after) and not confirm) or (is_hint and PLACEHOLDER.match(after))):
+        if i not in is_hint and ((STATED_VALUE.match(after) and not confirm)
+                                 or (is_hint and "?" in after and PLACEHOLDER.match(after))):
             dropped.add(i)
     kept = [i for i in ids if i not in dropped]
     unnamed = []
@@ -405,6 +406,19 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     if unnamed:
         return kept, unnamed + _unnamed_conjuncts(rest)
     return kept, _unnamed_conjuncts(rest) if kept or CONJUNCTION.search(rest) else []
+
+
+def _in_terms(clause: str, ids: list[int], is_hint: set[int]) -> set[int]:
+    """Names that are a variable in a term of a formula ("3x", "stop using -x + 8"): not asked."""
+    out = set()
+    for i in ids:
+        if i in is_hint:
+            continue
+        at = clause.index(chr(_MARK + i))
+        before = clause[at - 1:at].strip() or clause[at - 2:at - 1]
+        if before.isdigit() or (before in ("+", "-", "*", "/", "^") and TERM_AFTER.match(clause, at + 1)):
+            out.add(i)
+    return out
 
 
 def _descriptions_after_hint(clause: str, hint_ids: set[int]) -> list[tuple[int, int]]:
@@ -435,7 +449,7 @@ def _description_at(clause: str, pos: int) -> int | None:
             depth += {"(": 1, ")": -1}.get(clause[j], 0)
             j += 1
         return j
-    for pattern in (IN_FORMULA, MODIFIER, RELATIVE, WHERE_CLAUSE, FROM_TO, USES, APPOSITION):
+    for pattern in (IN_FORMULA, MODIFIER, DESCRIBES, APPOSITION):
         m = pattern.match(clause, pos)
         if m and m.end() > pos:
             return m.end()
@@ -469,7 +483,7 @@ def _unnamed_conjuncts(clause: str) -> list[str]:
         return []
     out = []
     for piece in pieces:
-        if CONFIRMED_VALUE.search(piece) and not _indices(piece):
+        if ("=" in piece or " is " in piece) and CONFIRMED_VALUE.search(piece) and not _indices(piece):
             out.append(piece.strip(" ,"))
             continue
         if _indices(piece) or FILLER_VERB.match(piece):
