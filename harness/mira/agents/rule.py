@@ -261,8 +261,10 @@ def _read(text: str, lexicon: Lexicon) -> Judgement:
     judgement = _decide(asked, unnamed, aside)
     if judgement.rule == "nothing_named" and lexicon.described is not None:
         # the asking clauses, else every open one ("rate going down from the state 2 ? to state 1 i mean")
-        loose = loose_meaning(" ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c)), lexicon) \
-            or loose_meaning(" ".join(c for c in clauses if not _is_statement(c)), lexicon)
+        asking_text = " ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c))
+        open_text = " ".join(c for c in clauses if not _is_statement(c))
+        loose = loose_meaning(asking_text, lexicon) or (loose_meaning(open_text, lexicon) if open_text != asking_text
+                                                        else None)
         if loose is not None:
             return _decide([loose], [], aside)
     return judgement

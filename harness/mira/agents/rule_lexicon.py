@@ -949,6 +949,10 @@ _ANCHOR_HEAD = re.compile(r"[a-z]+")
 def _in_order(anchors: tuple[str, ...], tokens: list[str]) -> bool:
     """Whether ``anchors`` occur in ``tokens`` in order, among those of one kind ("state2" before "state1"); anchors
     of different kinds ("state2", "symbol1") may come in either order ("symbol 1 from state 2")."""
+    if not all(a in tokens for a in anchors):
+        return False
+    if len(anchors) == 1:
+        return True
     for head in dict.fromkeys(_ANCHOR_HEAD.match(a).group() for a in anchors):  # type: ignore[union-attr]
         at = 0
         same = [t for t in tokens if t.startswith(head) and not t[len(head)].isalpha()]
@@ -1015,7 +1019,8 @@ SHORT_WORD = 7  # shorter words are corrected only for a swap or a dropped lette
 @dataclass
 class TypoIndex:
     words: frozenset[str]  # every long word of the instance's names
-    variants: dict[str, tuple[str, ...]]  # a word, or a word with one letter left out -> the words it comes from
+    # by first two letters and by last two: one edit of a word of five letters or more keeps one of the two
+    ends: dict[str, tuple[str, ...]]
 
 
 def _typo_index(lexicon: Lexicon) -> TypoIndex:
@@ -1024,11 +1029,11 @@ def _typo_index(lexicon: Lexicon) -> TypoIndex:
         for form in (*lexicon.names, *(lexicon.described.forms if lexicon.described else ()),
                      *(lexicon.described.role_nouns if lexicon.described else ())):
             words.update(_NAME_WORD.findall(form))
-        variants: dict[str, list[str]] = {}
+        ends: dict[str, list[str]] = {}
         for word in sorted(words):
-            for variant in {word, *(word[:i] + word[i + 1:] for i in range(len(word)))}:
-                variants.setdefault(variant, []).append(word)
-        lexicon.typo_index = TypoIndex(frozenset(words), {k: tuple(v) for k, v in variants.items()})
+            for key in dict.fromkeys((word[:2] + "<", ">" + word[-2:])):
+                ends.setdefault(key, []).append(word)
+        lexicon.typo_index = TypoIndex(frozenset(words), {k: tuple(v) for k, v in ends.items()})
     return lexicon.typo_index
 
 
@@ -1061,8 +1066,8 @@ def typo_corrections(text: str, lexicon: Lexicon) -> list[tuple[str, str]]:
     for word in dict.fromkeys(found):
         if word in index.words:
             continue
-        keys = {word, *(word[:i] + word[i + 1:] for i in range(len(word)))}
-        near = {w for k in keys for w in index.variants.get(k, ()) if _one_edit(word, w) and not _inflected(word, w)
+        near = {w for key in (word[:2] + "<", ">" + word[-2:]) for w in index.ends.get(key, ())
+                if abs(len(w) - len(word)) <= 1 and _one_edit(word, w) and not _inflected(word, w)
                 and (len(word) >= SHORT_WORD or len(w) > len(word) or sorted(w) == sorted(word))}
         if len(near) == 1:
             out.append((word, near.pop()))
