@@ -188,11 +188,11 @@ def _one_axis(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
         low, high = layout.extents.get((d.entity, d.owner, 0), (k, k))
         if high > low:
             if k == low:
-                out += [(f"the {w} {noun}", "position") for w in ("first", "earliest", "leftmost", "lowest")]
+                out += [(f"the {w} {noun}", "position") for w in ("first", "earliest")]
                 out += [(f"the {noun} that comes first", "position")]
                 out += [(phrase, "position") for phrase in _of_the_n("first", noun, n)]
             if k == high:
-                out += [(f"the {w} {noun}", "position") for w in ("last", "final", "latest", "rightmost", "highest")]
+                out += [(f"the {w} {noun}", "position") for w in ("last", "final", "latest")]
                 out += [(f"the {noun} that comes last", "position")]
                 out += [(phrase, "position") for w in ("last", "final") for phrase in _of_the_n(w, noun, n)]
             if len(here) > 2 and k == here[-2]:
