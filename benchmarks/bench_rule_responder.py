@@ -32,7 +32,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.mira.agents.rule import RuleResponder  # noqa: E402
+from harness.mira.agents.rule import RULE_VERSION, RuleResponder  # noqa: E402
 from harness.mira.request_corpus import Agreement, build_instances, load_corpus, measure  # noqa: E402
 from harness.mira.types import ResponderTurn  # noqa: E402
 from harness.text import alias_form, normalize  # noqa: E402
@@ -93,7 +93,7 @@ def run_responder(responder: Any, corpus: list, instances: dict, repeat: int, ca
 
 
 def table(new: Agreement, old: Agreement | None) -> str:
-    lines = [f"{'label':8} {'style':20} {'n':>5} {'rule/3':>8}" + (f" {'baseline':>9}" if old else "")]
+    lines = [f"{'label':8} {'style':20} {'n':>5} {RULE_VERSION:>8}" + (f" {'baseline':>9}" if old else "")]
     for label, style, agree, n in new.rows():
         row = f"{label:8} {style:20} {n:5d} {agree / n:8.1%}"
         if old:
@@ -148,11 +148,12 @@ def main(argv: list[str] | None = None) -> int:
         target = OFFER_TARGET if label == "offer" else DECLINE_TARGET
         print(f"{source:40} {label + 's':8} {agree:5d}/{n:<5d} {agree / n:7.1%}  target >= {target:.0%}: "
               f"{'met' if met else 'MISSED'}")
-    print(f"throughput rule/3:   {new['per_s']:10,.0f} requests/s of CPU time ({new['wall_per_s']:,.0f}/s wall); "
+    print(f"throughput {RULE_VERSION}:   {new['per_s']:10,.0f} requests/s of CPU time "
+          f"({new['wall_per_s']:,.0f}/s wall); "
           f"tables {new['build_ms_per_instance']:.2f} ms per instance, built once")
     if old:
         print(f"throughput baseline: {old['per_s']:10,.0f} requests/s of CPU time ({old['wall_per_s']:,.0f}/s wall); "
-              f"tables {old['build_ms_per_instance']:.2f} ms per instance; ratio rule/3 / baseline "
+              f"tables {old['build_ms_per_instance']:.2f} ms per instance; ratio {RULE_VERSION} / baseline "
               f"{new['per_s'] / old['per_s']:.2f}")
     print(f"target >= 10,000 requests/s: {'met' if new['per_s'] >= 10_000 else 'NOT met'}")
     if args.json:

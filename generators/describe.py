@@ -161,9 +161,15 @@ def reader_phrases(d: SlotDescription, layout: Layout) -> Iterator[tuple[str, st
         inverted = _QUESTION_ORDER.sub(r"\1 \3 \2 ", meaning)  # "how likely state 2 is" -> "how likely is state 2"
         if inverted != meaning:
             yield inverted, "meaning"
+        asked = _WHERE_ORDER.match(meaning)  # "where the rule changes" -> "where does the rule change"
+        if asked:
+            verb = asked.group(3)
+            verb = verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes")) else verb[:-1]
+            yield f"{asked.group(1)} does {asked.group(2)} {verb}{asked.group(4)}", "meaning"
 
 
 _QUESTION_ORDER = re.compile(r"^(how \w+) (.+?) (is|are|does|do) ")
+_WHERE_ORDER = re.compile(r"^(where|when|at which x|at what x) ((?:the )?[a-z]+(?: [a-z]+)?) ([a-z]+[^s]s)\b(.*)$")
 
 
 def _one_axis(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
@@ -182,12 +188,12 @@ def _one_axis(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
         low, high = layout.extents.get((d.entity, d.owner, 0), (k, k))
         if high > low:
             if k == low:
-                out += [(f"the first {noun}", "position"), (f"the earliest {noun}", "position"),
-                        (f"the {noun} that comes first", "position")]
+                out += [(f"the {w} {noun}", "position") for w in ("first", "earliest")]
+                out += [(f"the {noun} that comes first", "position")]
                 out += [(phrase, "position") for phrase in _of_the_n("first", noun, n)]
             if k == high:
-                out += [(f"the last {noun}", "position"), (f"the final {noun}", "position"),
-                        (f"the {noun} that comes last", "position"), (f"the latest {noun}", "position")]
+                out += [(f"the {w} {noun}", "position") for w in ("last", "final", "latest")]
+                out += [(f"the {noun} that comes last", "position")]
                 out += [(phrase, "position") for w in ("last", "final") for phrase in _of_the_n(w, noun, n)]
             if len(here) > 2 and k == here[-2]:
                 out += [(f"the {w} {noun}", "position") for w in ("second to last", "second last", "penultimate")]
@@ -203,10 +209,15 @@ def _axis_words(d: SlotDescription, layout: Layout, axis: int) -> list[tuple[str
     low, high = layout.extents.get((d.entity, d.owner, axis), (k, k))
     ends = {"row": (("top", "first", "upper"), ("bottom", "last", "lower")),
             "column": (("leftmost", "first", "left"), ("rightmost", "last", "right"))}.get(name)
+    here = layout.positions.get((d.entity, d.owner, axis), ())
     if ends and high > low:
         for position in ends[0] if k == low else ends[1] if k == high else ():
             words.append((f"{position} {name}", "position"))
-        here = layout.positions.get((d.entity, d.owner, axis), ())
+        if k in here:  # counted from either end: "second from the left", "the first from the bottom"
+            sides = {"row": ("top", "bottom"), "column": ("left", "right")}[name]
+            for side, rank in ((sides[0], here.index(k) + 1), (sides[1], len(here) - here.index(k))):
+                if rank > 1:
+                    words.append((f"{ordinal_words(rank)[0]} from the {side}", "position"))
         if len(here) % 2 == 1 and len(here) > 2 and k == here[len(here) // 2]:
             words += [(f"{w} {name}", "position") for w in ("middle", "center", "centre", "central")]
     return list(dict.fromkeys(words))
@@ -227,7 +238,8 @@ def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
                 else "index"
             out += [(join.format(a=a, b=b), how) for join in TWO_AXIS_JOINS]
     rows, cols = _axis_words(d, layout, 0), _axis_words(d, layout, 1)
-    vertical = [w.split()[0] for w, how in rows if how == "position" and w.split()[0] in ("top", "bottom")]
+    vertical = [w.split()[0] for w, how in rows if how == "position" and w.split()[0] in ("top", "bottom", "upper",
+                                                                                           "lower")]
     horizontal = [w.split()[0].replace("most", "") for w, how in cols if how == "position"
                   and w.split()[0] in ("leftmost", "rightmost")]
     out += _along_edges(d, layout)
@@ -245,7 +257,7 @@ def _two_axes(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
             how = "position" if "position" in (how_a, how_b) else "ordinal" if "ordinal" in (how_a, how_b) \
                 else "index"
             position = b.rsplit(" ", 1)[0]
-            if how_b != "index" and not position[:1].isdigit():
+            if how_b != "index" and not position[:1].isdigit() and " from the " not in b:
                 for noun in nouns:
                     out += [(f"{position} {noun} {prep} the {a}", how) for prep in ("of", "in")]
                     if owner:
@@ -275,6 +287,7 @@ def _along_edges(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
     for edge, k, low, high in edges:
         words = [*ordinal_words(k - low + 1)] + (["first"] if k == low else []) + (["last"] if k == high else [])
         words += ["second to last", "second last", "penultimate"] if k == high - 1 and high - low > 1 else []
+        words += ["middle", "center", "centre", "central"] if (high - low) % 2 == 0 and 2 * k == low + high else []
         axis_name = "row" if edge in ("left", "right") else "column"
         out += [(f"{edge} edge {of}, in {axis_name} {k}", "position") for of in ("of the grid", "of the grid,", "")]
         out += [(f"{edge} edge in {axis_name} {k}", "position"), (f"{axis_name} {k} on the {edge} edge", "position"),
@@ -283,6 +296,14 @@ def _along_edges(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
             for noun in _nouns(d):
                 out += [(f"the {word} {noun} {where} the {edge} edge", "position")
                         for where in ("on", "along", "of")]
+        # counted from a corner: "on the bottom edge, second from the left"
+        sides = ("top", "bottom") if edge in ("left", "right") else ("left", "right")
+        for side, rank in ((sides[0], k - low + 1), (sides[1], high - k + 1)):
+            if rank > 1:
+                words_from = f"{ordinal_words(rank)[0]} from the {side}"
+                out += [(f"{edge} edge, {words_from}", "position"), (f"{edge} edge {words_from}", "position"),
+                        (f"{words_from} on the {edge} edge", "position"), (f"{words_from} along the {edge} edge",
+                                                                           "position")]
     return out
 
 

@@ -291,7 +291,8 @@ class BirthDeathMissingRate(Family):
             f"the rate at which the chain jumps from state {i} to state {j}", f"the jump rate from {i} to {j}",
             f"how fast the chain moves from state {i} to state {j}", f"the transition rate from {i} to {j}",
             f"the {'birth' if up else 'death'} rate out of state {i}",
-            f"the {'birth' if up else 'death'} rate at state {i}",
+            f"the {'birth' if up else 'death'} rate at state {i}", f"the {move}ward rate out of state {i}",
+            f"the {move}ward rate from state {i}", f"the {move}ward rate of state {i}",
             *(f"{verb} {move} from state {i}" for verb in ("move", "moves", "moving", "go", "goes", "going", "jump",
                                                            "jumps", "jumping", "step", "steps", "transition"))))
 

@@ -216,7 +216,7 @@ class CrtReconstruction(Family):
             return None
         k = c["index"]
         return SlotDescription("congruence", (k,), synonyms=("congruence relation", "modular condition"),
-                               meanings=(f"the modulus and residue of congruence {k}",))
+                               meanings=(f"the modulus and residue of congruence {k}", *_by_modulus(c["mod"])))
 
     def slot_name(self, c: Constraint) -> str | None:
         return ORDINAL[c["index"]] if c["type"] == "congruence" else None
@@ -226,3 +226,11 @@ class CrtReconstruction(Family):
 
 
 FAMILY = CrtReconstruction()
+
+
+def _by_modulus(m: int) -> tuple[str, ...]:
+    """A congruence named by its modulus ("x mod 11", "the remainder of x modulo 11")."""
+    return (f"x mod {m}", f"x modulo {m}", f"x (mod {m})", f"the remainder of x mod {m}",
+            f"the remainder of x modulo {m}", f"the residue of x mod {m}", f"the residue of x modulo {m}",
+            f"the remainder when x is divided by {m}", f"the remainder of x divided by {m}",
+            f"the congruence mod {m}", f"the congruence modulo {m}", f"the residue mod {m}", f"the residue modulo {m}")

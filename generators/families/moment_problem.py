@@ -143,10 +143,18 @@ class MomentProblem(BoxFamily):
             return None
         k = int(c["name"][1:])
         return SlotDescription("moment", (k,), base=1, synonyms=("moment equation", "moment sum"),
-                               meanings=(f"the sum of k^{k} q_k", f"the moment of order {k}"))
+                               meanings=(f"the sum of k^{k} q_k", f"the moment of order {k}", *_expectation(k)))
 
     def answer_from_latent(self, z: dict[str, Any]) -> tuple[int, ...]:
         return tuple(z["weights"][v] for v in VARS)
 
 
 FAMILY = MomentProblem()
+
+
+def _expectation(k: int) -> tuple[str, ...]:
+    """The moment as an expectation: "E[K^2]", "\\mathbb{E}(K^2)" (k = 1: "E[K]")."""
+    power = f"K^{k}" if k > 1 else "K" if k == 1 else ""
+    if not power:
+        return ()
+    return tuple(f"{e}{o}{power}{c}" for e in ("E", "\\mathbb{E}") for o, c in ("[]", "()"))

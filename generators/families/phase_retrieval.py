@@ -363,7 +363,9 @@ class PhaseRetrieval(Family):
                                synonyms=("entry", "component", "element", "coordinate", "signal value"),
                                meanings=(f"whether x{i} is positive or negative", f"whether x{i} is negative",
                                          f"whether x{i} is positive", f"the sign of x{i}", f"the sign of entry {i}",
-                                         f"the sign of sample {i}", f"is x{i} positive or negative"))
+                                         f"the sign of sample {i}", f"is x{i} positive or negative",
+                                         f"x{i} above or below zero", f"is x{i} above or below zero",
+                                         f"whether x{i} is above or below zero", f"is x{i} negative or positive"))
 
     def slot_name(self, c: Constraint) -> str | None:
         if c["type"] == "sign":

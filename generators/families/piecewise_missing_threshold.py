@@ -239,7 +239,7 @@ class PiecewiseMissingThreshold(Family):
         if c["type"] != "threshold":
             return None
         return SlotDescription("threshold", synonyms=("breakpoint", "cut-off", "cutoff", "switch point", "change point",
-                                                      "parameter"), meanings=(
+                                                      "parameter", "switch", "switchover"), meanings=(
             "where the function switches", "where f switches",
             "where the function switches from one formula to the other", "the point where the formula changes",
             "where the formula changes", "where the branches change", "the boundary between the two branches",
@@ -250,7 +250,11 @@ class PiecewiseMissingThreshold(Family):
             "switch from one formula to the other", "switches from one formula to the other", "function switch",
             "f switch", "switch formulas", "switch branches", "two branches meet", "branches meet",
             "x do the two branches meet", "x does the function switch", "x does f switch", "x does f change",
-            "where the definition changes", "where the definition of f changes", "where the rule changes"))
+            "where the definition changes", "where the definition of f changes", "where the rule changes",
+            "where f changes", "where the function changes",
+            # "At what x does f stop using ...", "Below which x-value does f use ...": a question for an x of f
+            *(f"{w} {x} does {f}" for w in ("what", "which") for x in ("x", "x value", "x onward", "x onwards")
+              for f in ("f", "the function"))))
 
     def slot_name(self, c: Constraint) -> str | None:
         match c["type"]:

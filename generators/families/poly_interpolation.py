@@ -254,7 +254,8 @@ class PolyInterpolation(Family):
                     f"p evaluated at x = {x}", f"p evaluated at {x}", f"the polynomial evaluated at x = {x}",
                     f"the polynomial at x = {x}", f"the data point at x = {x}", f"the y value at x = {x}",
                     f"the sample at x = {x}", f"the point with x = {x}", f"the height of p at x = {x}",
-                    f"its height at x = {x}", f"the height of the graph at x = {x}",
+                    f"its height at x = {x}", f"the height of the graph at x = {x}", f"p at {x}",
+                    f"the value at x = {x}", f"the value at {x}",
                     *(f"{p} {verb} at x = {x}" for p in ("polynomial", "p", "p(x)")
                       for verb in ("take", "takes", "equal", "equals", "give", "gives", "have", "has"))]
         if x == 0:

@@ -7,7 +7,11 @@ styles of different models; ``rule_requests_described.jsonl`` (issue 28,
 meanings, quoted formulas, reasons, confirm clauses; ``rule_requests_general.jsonl`` (rule/3) checks the
 general mechanisms on instances the held-out style corpus does not use: free-order roles, "that other line",
 statements of need, relations ("the term right after a(0)"), ordinals among the others, the cells B's fact
-settles. Requests whose label is open to dispute are left out (docs/harness.md).
+settles; ``rule_requests_resp3.jsonl`` (rule/4) checks the mechanisms of rule/4 on instances no other corpus uses:
+misspelt names, roles ("my list of samples is missing one", "the resistor connected in series with R2"), positions
+counted from either end ("second from the left"), indices after a few words ("the measured output at time step 1"),
+meanings by modulus or expectation ("x mod 17", "E[K^2]"). Requests whose label is open to dispute are left out
+(docs/harness.md).
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from harness.mira.types import DECLINE_MESSAGE, ResponderTurn
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 FILES = {"own": DATA / "rule_requests_own.jsonl", "independent": DATA / "rule_requests_independent.jsonl",
-         "described": DATA / "rule_requests_described.jsonl", "general": DATA / "rule_requests_general.jsonl"}
+         "described": DATA / "rule_requests_described.jsonl", "general": DATA / "rule_requests_general.jsonl",
+         "resp3": DATA / "rule_requests_resp3.jsonl"}
 OFFER_STYLES = {"short", "polite", "formula_restated", "latex", "justification_first", "words", "because", "type_b"}
 DECLINE_STYLES = {"vague", "target", "known_fact", "wrong_slot", "two_things", "everything"}
 

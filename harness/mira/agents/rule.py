@@ -34,9 +34,18 @@ counted among the others, relations to a named slot, definite descriptions, cand
 (described), quoted sentences and negated names as context, and meanings reworded (read loosely when nothing
 else is named); docs/harness.md lists them.
 
+rule/4 (issue 28, third round) reads clumsy and described requests more generally: a misspelt word one edit from
+exactly one word of the instance's names is read as that word when the request as written is declined ("the 3rd
+congrunce"); "minus 3" and "the a of 1" are -3 and a(1); roles as "my list leaves out", "my list of samples skips one",
+"neither given nor asked", "the resistor connected in series with R2"; positions counted from either end ("second
+from the left", "the middle cell of the bottom edge", "the lower-left entry"); an index a few words after its noun
+("the output of the convolution at time index k = 4"); a definite description whose qualifier names nothing ("the
+correlation between the two assets"); after a name of the hint, a relative clause, a from-to, or what it does ("does
+f follow the second formula") describes it; loose meanings match kinds in either order.
+
 At k > 1 (the hard tier: B holds two withheld facts) the request is read once per withheld fact, that fact as
 the hint and the other among B's other slots (``RuleResponder.decide_among``): the fact exactly one reading offers
-is offered; a request for both is ``two_quantities``. k = 1 decisions are unchanged (rule/3).
+is offered; a request for both is ``two_quantities``.
 
 Every decision carries ``rationale``: the rule, the phrases taken as asked, and those set aside as
 context. It is ``privileged``: it reads the instance's machine-readable hint specification and slot
@@ -46,7 +55,7 @@ names; what it *reveals* is only ever the canonical hint text, or nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from generators.families import get_family
@@ -66,11 +75,12 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
     find_mentions,
     loose_meaning,
     slot_names,
+    typo_corrections,
 )
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
 
-RULE_VERSION = "rule/3"
+RULE_VERSION = "rule/4"
 _MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
 MAX_MENTIONS = 0x100  # one mark each, U+E000..U+E0FF
 MEMO_SIZE = 64  # judgements remembered per lexicon (a run asks each instance a few requests)
@@ -83,7 +93,8 @@ EVERYTHING = re.compile(
     r"\b(?!\s+(?:the\s+)?(?:two|three|four|five|\d))|\byour (?:whole|entire|full) (?:view|list|set)\b")
 STRONG_ASK = re.compile(
     r"\?|\b(?:please|pls|(?:could|can|would|will) (?:you|u)|may i|(?:can|could) i (?:get|have|ask)|"
-    r"(?:tell|give|send|show|get) (?:me|us)|share|provide|what|(?<!,)(?<!, )(?<!\()which|how|whats|let me know|"
+    r"(?<!cant )(?<!cannot )(?<!dont )(?<!doesnt )(?<!wont )(?<!not )(?:tell|give|send|show|get) (?:me|us)|"
+    r"share|provide|what|(?<!,)(?<!, )(?<!\()which|how|whats|let me know|"
     r"reveal|supply|"
     r"asking|ask|request|requesting|i'?d like|i would like|looking for)\b")
 WEAK_ASK = re.compile(r"\b(?:needs?|requires?|depends on|hinges on|missing|not given|dont have|do not have|lack|"
@@ -102,7 +113,7 @@ LEADING_CONTEXT = re.compile(
     r"tell me|give me|may|so)\b))")
 TRAILING_CONTEXT = re.compile(
     r"(?:[,(]\s*which\b|[,(]\s*as\b(?! well as)|\b(?:purpose|reason|why|goal|motivation|rationale)\s*:|"
-    r"\b(?:because|since|so that|so i can|so we can|so i could|in order to|"
+    r"\b(?:because|since|so that|so i can|so we can|so i could|in order to|(?:before|until) (?:i|we) can|"
     r"that way|given that|to (?:compute|find|determine|calculate|solve|get|work out|pin down|recover|obtain|"
     r"identify|fix|resolve|reconstruct|evaluate|complete|answer|figure out|finish|pin|check|make|run|use|apply|"
     r"close|build|set up|nail|settle|break|disambiguate|decide|choose|reduce|intersect|combine|weight|deconvolve|"
@@ -133,11 +144,33 @@ FORMULA_RUN = re.compile(r"(?:[\ue000-\ue0ff]|\d+|\bmod\b|(?<![a-z])[a-z](?![a-z
 # After a name of the hint: an apposition (", the ...", ", i.e. ...") or a modifier ("of the weights",
 # "in x, y and z", "through P", "that x satisfies") describes it; names there are not asked.
 APPOSITION = re.compile(r"\s*,\s*(?:the|a|an|which|that|ie|namely|aka|in other words|defined as|given by|"
-                        r"meaning|where|so|whether|is)\b(?:[^,?;]|,(?=\s*[\ue000-\ue0ff]))*")
+                        r"meaning|i mean|where|so|whether|is)\b(?:[^,?;]|,(?=\s*[\ue000-\ue0ff]))*")
 MODIFIER = re.compile(r"\s*,?\s*(?:of|in|for|through|at|between|with|on|that|which|from|over|after|before|"
                       r"right after|following|satisfied by|labelled|labeled|relating|involving|connecting)\b"
                       r"(?:\s*(?:,|and|or|the|a|an|its|all|variables?|unknowns?|signal|weights?)?\s*[\ue000-\ue0ff])+"
                       r"(?:\s*(?:satisfies|must satisfy|obeys|has|are|is))?")
+# "the other line that crosses L1 at P", "the resistor which sits between R2 and R3": what it does among the others
+RELATIVE = re.compile(r"\s*,?\s*(?:that|which|who)\s+(?!(?:is not|isnt|are not|i|we|you)\b)(?:is\s+|are\s+)?[a-z]+\b"
+                      r"(?:\s+(?:through|at|with|in|on|to|from|by|between|of))?"
+                      r"(?:\s*(?:,|and|or|at|the|with|in|through|of)?\s*[\ue000-\ue0ff])+")
+# "the threshold at which f switches from the first formula to the second", "where does the rule change from 3x - 2
+# to -x - 4": a relative clause or a from-to after a name of the hint says what it is
+WHERE_CLAUSE = re.compile(r"\s*,?\s*(?:at which|in which|where|when)\s+(?![^,?;]*\b(?:need|also|want|and what)\b)"
+                          r"[^,?;]*")
+# "from which x onward does f follow the second formula": what f does there describes the point
+USES = re.compile(r"\s*(?:start\s+|stop\s+|begin\s+)?(?:follow|follows|following|use|uses|using|apply|applies|"
+                  r"applying|switch to|switches to|take|takes)\s+(?:the\s+)?[\ue000-\ue0ff]")
+FROM_TO = re.compile(r"\s*,?\s*(?:over\s+)?from\s*(?:the\s+)?[^,?;]{1,40}?\s*to\s*(?:the\s+)?[^,?;\s]+"
+                     r"(?:\s*[-+*/]\s*[^,?;\s]+)*")
+DESCRIBES = re.compile("|".join(f"(?:{p.pattern})" for p in (RELATIVE, WHERE_CLAUSE, FROM_TO, USES)))
+TERM_AFTER = re.compile(r"\s*[+*/^-]\s*\d")  # "-x + 8": the rest of a term after a variable
+# "x = ? mod ?": a formula with blanks restates the form of what is asked; its names are not asked
+PLACEHOLDER = re.compile(r"\s*(?:=|≡)\s*\?")
+# "can you also confirm v = (0, 3, 2)": confirming a value of something asks for it, named or not
+CONFIRMED_VALUE = re.compile(r"\b(?:confirm|verify|check|double check|make sure)\b(?:\s+that)?\s*"
+                             r"[a-z][a-z0-9_]*(?:\([^()]*\)|\[[^\]]*\])*\s*(?:=|is\s+-?[\d(\[])")
+# clumsy spellings of a name: "minus 3" (-3), "the a of 1" (a(1))
+CLUMSY = re.compile(r"\s?\bminus(?=\d)|(?<![a-z0-9'])([a-z]) of(-?\d+)(?![\d.])")
 STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
 # "please confirm that a(0) = -5", "can you also verify P(E|H) = 1/2": asking B to confirm a quantity asks for it
 CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|would you|will you|you|u)\s+"
@@ -181,6 +214,29 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     if len(request) > MAX_REQUEST_CHARS:
         return Judgement(False, "too_long", (f"{len(request)} characters",))
     text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
+    if "minus" in text or " of" in text:
+        text = CLUMSY.sub(_unclumsy, text)
+    judgement = _read(text, lexicon)
+    if judgement.offer or judgement.rule in ("everything", "too_many_names"):
+        return judgement
+    # a misspelt name ("the 3rd congrunce"): read again with each word one edit away from exactly one word of the
+    # instance's names corrected; only a reading that then asks for the hint alone changes the decision
+    fixes = typo_corrections(text, lexicon)
+    if fixes:
+        corrected = _read(_corrected(text, fixes), lexicon)
+        if corrected.offer:
+            return replace(corrected, described=(*corrected.described,
+                                                 *(f"{wrong} = typo of {right}" for wrong, right in fixes)))
+    return judgement
+
+
+def _corrected(text: str, fixes: list[tuple[str, str]]) -> str:
+    for wrong, right in fixes:
+        text = re.sub(rf"(?<![a-z0-9]){wrong}(?![a-z0-9])", right, text)
+    return text
+
+
+def _read(text: str, lexicon: Lexicon) -> Judgement:
     if EVERYTHING.search(text):
         return Judgement(False, "everything", (EVERYTHING.search(text).group(),))  # type: ignore[union-attr]
     mentions = find_mentions(text, lexicon)
@@ -204,10 +260,18 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     aside = [mentions[i] for i in sorted(context) if mentions[i].name.kind not in (HINT, PART)]
     judgement = _decide(asked, unnamed, aside)
     if judgement.rule == "nothing_named" and lexicon.described is not None:
-        loose = loose_meaning(" ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c)), lexicon)
+        # the asking clauses, else every open one ("rate going down from the state 2 ? to state 1 i mean")
+        asking_text = " ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c))
+        open_text = " ".join(c for c in clauses if not _is_statement(c))
+        loose = loose_meaning(asking_text, lexicon) or (loose_meaning(open_text, lexicon) if open_text != asking_text
+                                                        else None)
         if loose is not None:
             return _decide([loose], [], aside)
     return judgement
+
+
+def _unclumsy(m: re.Match[str]) -> str:
+    return "-" if m.group(1) is None else f"{m.group(1)}({m.group(2)})"
 
 
 def _asking_clauses(clauses: list[str]) -> tuple[list[str], bool]:
@@ -255,6 +319,8 @@ def _focus(clause: str) -> str:
             if _indices(clause[m.end():]):
                 clause = clause[m.end():]
                 break
+            if pattern is CONCLUSION and NEED_FOCUS.search(clause, m.end()):  # "..., so I need two initial values"
+                return clause[m.end():]
     return clause
 
 
@@ -274,6 +340,7 @@ def _is_statement(clause: str) -> bool:
 
 _ABBREVIATION = re.compile(r"\bi\.e\.,?|\be\.g\.,?")
 _CLAUSE_BREAK = re.compile(r"[.!;](?!\d)|(?<=\?)|,?\s*\b(?:but|however|although|though)\b")
+_INSERTED = re.compile(r",\s*(?:which|as)\b[^,\ue000-\ue0ff]*,")
 _OPERATOR = re.compile(r"[+*/^≡-]")
 _PAREN_GROUP = re.compile(r"\([^()]*\)")
 _MARKS = re.compile("[\ue000-\ue0ff]")
@@ -291,7 +358,11 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     confirm = CONFIRM.search(clause)
     cut = TRAILING_CONTEXT.search(clause)
     if cut and cut.start() > 0 and not (confirm and cut.start() <= confirm.end()):
-        clause = clause[: cut.start()]
+        closed = _INSERTED.match(clause, cut.start())  # "besides m11, which I'm solving for, there's one entry ...":
+        if closed and _indices(clause[closed.end():]):  # an inserted relative clause; what follows it still counts
+            clause = clause[:cut.start()] + " " + clause[closed.end():]
+        else:
+            clause = clause[: cut.start()]
     ids = _indices(clause)
     is_hint = {i for i in ids if mentions[i].name.kind in (HINT, PART)}
     dropped: set[int] = set()
@@ -320,9 +391,11 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
                     continue
                 if restated or (mentions[i].form in lexicon.components and _OPERATOR.search(run.group())):
                     dropped.add(i)
+        dropped |= _in_terms(clause, ids, is_hint)
     for i in ids:
         after = clause[clause.index(chr(_MARK + i)) + 1:]
-        if i not in is_hint and STATED_VALUE.match(after) and not confirm:
+        if i not in is_hint and ((STATED_VALUE.match(after) and not confirm)
+                                 or (is_hint and "?" in after and PLACEHOLDER.match(after))):
             dropped.add(i)
     kept = [i for i in ids if i not in dropped]
     unnamed = []
@@ -335,6 +408,19 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     if unnamed:
         return kept, unnamed + _unnamed_conjuncts(rest)
     return kept, _unnamed_conjuncts(rest) if kept or CONJUNCTION.search(rest) else []
+
+
+def _in_terms(clause: str, ids: list[int], is_hint: set[int]) -> set[int]:
+    """Names that are a variable in a term of a formula ("3x", "stop using -x + 8"): not asked."""
+    out = set()
+    for i in ids:
+        if i in is_hint:
+            continue
+        at = clause.index(chr(_MARK + i))
+        before = clause[at - 1:at].strip() or clause[at - 2:at - 1]
+        if before.isdigit() or (before in ("+", "-", "*", "/", "^") and TERM_AFTER.match(clause, at + 1)):
+            out.add(i)
+    return out
 
 
 def _descriptions_after_hint(clause: str, hint_ids: set[int]) -> list[tuple[int, int]]:
@@ -365,7 +451,7 @@ def _description_at(clause: str, pos: int) -> int | None:
             depth += {"(": 1, ")": -1}.get(clause[j], 0)
             j += 1
         return j
-    for pattern in (IN_FORMULA, MODIFIER, APPOSITION):
+    for pattern in (IN_FORMULA, MODIFIER, DESCRIBES, APPOSITION):
         m = pattern.match(clause, pos)
         if m and m.end() > pos:
             return m.end()
@@ -385,7 +471,7 @@ def _complement(spans: list[tuple[int, int]], length: int) -> list[tuple[int, in
 def _unnamed_in_question(clause: str) -> list[str]:
     """A further question that names nothing known: a symbol, or an "also ..." quantity, is one more ask."""
     symbol = SYMBOL_LIKE.search(clause)
-    if symbol or (ADDITIVE.search(clause) and QUANTITY_WORD.search(clause)):
+    if symbol or (ADDITIVE.search(clause) and QUANTITY_WORD.search(clause)) or CONFIRMED_VALUE.search(clause):
         return [clause.strip(" ,")]
     return []
 
@@ -399,6 +485,9 @@ def _unnamed_conjuncts(clause: str) -> list[str]:
         return []
     out = []
     for piece in pieces:
+        if ("=" in piece or " is " in piece) and CONFIRMED_VALUE.search(piece) and not _indices(piece):
+            out.append(piece.strip(" ,"))
+            continue
         if _indices(piece) or FILLER_VERB.match(piece):
             continue
         found = QUANTITY_WORD.search(piece)

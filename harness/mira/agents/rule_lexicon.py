@@ -63,6 +63,7 @@ class Lexicon:
     slot_kinds: dict[str, str] = field(default_factory=dict, repr=False, compare=False)  # slot -> its kind here
     role_names: dict[str, Name] = field(default_factory=dict, repr=False, compare=False)  # kind -> what roles name
     candidates: dict[str, Name] = field(default_factory=dict, repr=False, compare=False)  # slot B's fact settles
+    typo_index: TypoIndex | None = field(default=None, repr=False, compare=False)  # built on first need
 
     def __post_init__(self) -> None:
         if self.pattern is None:
@@ -488,6 +489,7 @@ class Described:
     slots: dict[str, SlotDescription] = field(default_factory=dict)  # slot -> its description
     at: dict[tuple[str, str, tuple[int, ...]], str] = field(default_factory=dict)  # (entity, owner, indices) -> slot
     layout: Layout = field(default_factory=Layout)
+    indexed: dict[str, tuple[str, str]] = field(default_factory=dict)  # noun of a one-axis slot -> (entity, owner)
 
 
 def _described_table(slots: list[tuple[str, int]]) -> Described:
@@ -521,8 +523,15 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
     nouns = _role_nouns(tuple(d for _, d in described))
     slots = dict(described)
     at = {(d.entity, d.owner, d.indices): slot for slot, d in reversed(described) if d.indices}
+    indexed: dict[str, tuple[str, str]] = {}
+    for _, d in described:
+        if len(d.indices) == 1 and d.base is not None:
+            for noun in (d.entity, *d.synonyms):
+                head = alias_form(noun).rsplit(" ", 1)[-1]
+                if head not in _VAGUE_NOUNS:
+                    indexed.setdefault(head, (d.entity, d.owner))
     return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()},
-                     role_pattern() if nouns else None, nouns, slots, at, layout)
+                     role_pattern() if nouns else None, nouns, slots, at, layout, indexed)
 
 
 def _unique_nouns(described: tuple[tuple[str, SlotDescription], ...]) -> dict[str, tuple[str, str]]:
@@ -563,7 +572,10 @@ def _role_nouns(descriptions: tuple[SlotDescription, ...]) -> dict[str, str]:
     return out
 
 
-_LACK = (r"(?:that\s+|which\s+)?(?:(?:i|we)\s+(?:still\s+)?(?:dont|do not|didnt|did not|cant|cannot|havent|have not|"
+_LACK = (r"(?:that\s+|which\s+)?(?:(?:my|our|the)\s+(?:list|facts|view|data|constraints)\s+(?:leaves?\s+out|omits?|"
+         r"skips?|lacks?|is\s+missing|misses|doesnt\s+(?:have|include|list|give)|does\s+not\s+(?:have|include|list|give))|"
+         r"(?:i|we)\s+(?:wasnt|werent)\s+(?:given|told)|(?:is|are|was|were)\s+neither\s+(?:given|listed|provided|known)|"
+         r"(?:i|we)\s+(?:still\s+)?(?:dont|do not|didnt|did not|cant|cannot|havent|have not|"
          r"hadnt|had not)\s+(?:yet\s+)?(?:have|know|hold|see|get|got|been given)|(?:i|we)\s+(?:have|had|got)\s+no\b"
          r"(?:\s+(?:value|number|data|info))?(?:\s+for)?|(?:i|we)\s*(?:am|m|are|re)?\s+(?:still\s+)?missing|"
          r"(?:is|are|remains?)\s+(?:still\s+)?(?:missing|unknown|absent|unlisted|unspecified)|missing\s+(?:from|in)\s+"
@@ -574,7 +586,7 @@ _LACK = (r"(?:that\s+|which\s+)?(?:(?:i|we)\s+(?:still\s+)?(?:dont|do not|didnt|
 _LACK_WORD = r"(?:remaining|missing|unknown|other|outstanding|absent|unlisted|lacking|unspecified|unprovided)"
 
 
-_NOT_NOUN = r"(?!(?:i|we|you|that|which|is|are|was|do|does|did|of|in|on|from|for|not|have|has|am|im)\b)"
+_NOT_NOUN = r"(?!(?:i|we|you|that|which|is|are|was|do|does|did|of|in|on|from|for|not|have|has|am|im|the|a|an)\b)"
 _NOUN_PHRASE = r"(?P<n{}>(?:" + _NOT_NOUN + r"[a-z0-9]+\s+){{0,3}}?" + _NOT_NOUN + r"[a-z0-9]+)"
 
 
@@ -584,7 +596,7 @@ def role_pattern() -> re.Pattern[str]:
     must be a noun of the instance (``_role_kinds``). One regex for every instance, compiled once."""
     global _ROLE_PATTERN
     if _ROLE_PATTERN is None:
-        det = r"(?<![a-z0-9])(?:the|which|what|whats|that|this)(?:\s+(?:only|one|single|sole|lone|last|very))*"
+        det = r"(?<![a-z0-9])(?:the|which|what|whats|that|this|a|an|one)(?:\s+(?:only|one|single|sole|lone|last|very))*"
         tail = (r"(?:\s+(?:of|in|on|from|for|along)(?:\s+(?!(?:i|we|that|which)\b)[a-z0-9^_()\[\]]+){1,3}?"
                 r"|\s+(?:value|values|number|entry|sign|equation|rate|probability))?")  # "of M", "resistor's value"
         pattern = (f"{det}\\s+{_NOUN_PHRASE.format(1)}{tail}\\s+{_LACK}"
@@ -598,9 +610,13 @@ def role_pattern() -> re.Pattern[str]:
                    # does among the others (B's only fact of the kind; else ambiguous)
                    f"|(?<![a-z0-9])(?:the|which)\\s+{_NOUN_PHRASE.format(5)}\\s+(?:that|which|who)\\s+"
                    r"(?!(?:i|we|you|is not|isnt|are not|was not)\b)(?:has|have|sits|lies|connects|crosses|meets|"
-                   r"intersects|passes|goes|contains|appears|belongs|comes)\b[^?.;!]*"
+                   r"intersects|passes|goes|contains|appears|belongs|comes|separates|divides|splits|"
+                   r"is\s+(?:in\s+(?:series|parallel)|connected|between|adjacent|next))\b[^?.;!]*"
                    f"|(?<![a-z0-9])which\\s+{_NOUN_PHRASE.format(6)}\\s+(?:crosses|meets|intersects|passes|connects|"
-                   r"contains|sits|lies)\b[^?.;!]*")
+                   r"contains|sits|lies|separates|is\s+(?:in\s+(?:series|parallel)|connected))\b[^?.;!]*"
+                   # "my list of samples skips one": the list of a kind, short of one
+                   f"|(?<![a-z0-9])(?:my|our)\\s+(?:list|set)\\s+of\\s+{_NOUN_PHRASE.format(7)}\\s+(?:skips|omits|"
+                   r"leaves\s+out|lacks|misses|is\s+missing|is\s+short)\s+(?:one|a\s+value|an\s+entry)\b")
         _ROLE_PATTERN = re.compile(pattern)
     return _ROLE_PATTERN
 
@@ -768,7 +784,8 @@ _QUALIFIED = re.compile(r"\s*(?:of|in|for|at|between|from|on)\b")
 _ROLE_HINT = re.compile(r"\b(?:dont|do not|didnt|did not|havent|have not|have no|had no|missing|not in|not on|"
                        r"not among|not part|not listed|not given|not provided|not known|not told|lack|neither|you hold|"
                        r"you have|remaining|unknown|other|outstanding|absent|unlisted|unspecified|apart from|besides|"
-                       r"except|crosses|meets|intersects|passes|connects|contains|sits|lies|has|appears|belongs)\b|"
+                       r"except|crosses|meets|intersects|passes|connects|contains|sits|lies|has|appears|belongs|"
+                       r"leaves|leave|omits|omit|skips|skip|wasnt|werent|separates|divides|splits|series|parallel)\b|"
                        r"\b(?:that|this)(?: other)? [a-z0-9]+"
                        r"(?: [a-z0-9]+)?\s*(?:[?.,!]|$|please|for me|to me)")
 
@@ -790,8 +807,14 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
     if table.roles is not None and _ROLE_HINT.search(text):
         for m in table.roles.finditer(text):
             kinds = _role_kinds(m.group(m.lastgroup or 0), table.role_nouns)
+            if kinds is None and m.lastgroup:  # "which birth rate is not ...": the noun's last word read as a tail
+                tail = _NEXT_WORD.match(text, m.end(m.lastgroup))
+                kinds = _role_kinds(m.group(m.lastgroup) + " " + tail.group(1), table.role_nouns) if tail else None
             if kinds is not None:
                 out.setdefault(m.start(), (m.end() - m.start(), (ROLE + kinds, "")))
+    if table.indexed and ("index" in text or "position" in text or "step" in text or "time" in text):
+        for start, length, slot in _index_after_words(text, table):
+            out.setdefault(start, (length, (slot, f"index: {table.slots[slot].summary()}")))
     if table.by_first_word.keys().isdisjoint(_WORDS.findall(text)):  # the usual case, decided in C
         return out
     for word in _WORDS.finditer(text):
@@ -807,13 +830,55 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
             form = text[start:start + length]
             entry = table.forms.get(form)
             if entry is not None and entry[1].startswith("unique:") and (
-                    text[max(0, start - 4):start] != "the " or _QUALIFIED.match(text, start + length)):
+                    text[max(0, start - 4):start] != "the " or _names_another(text, start + length, lexicon)):
                 continue  # only "the sign" alone: "the sign of x0" is x0's sign, "sign(x9)" another's
             if entry is not None and form not in lexicon.names:
                 end = start + length
                 if not form[-1].isalnum() or end == len(text) or text[end] not in _WORD:
                     out[start] = (length, entry)
                     break
+    return out
+
+
+_NEXT_WORD = re.compile(r"\s+([a-z]+)")
+_QUALIFIER = re.compile(r"[^,;?.!]*")
+_TOKEN = re.compile(r"[a-z0-9_()\[\]|>-]+")
+
+
+def _names_another(text: str, at: int, lexicon: Lexicon) -> bool:
+    """Whether a qualifier after a definite description ("of x0", "between asset 1 and asset 2") names something:
+    a number or one of the instance's names. "the correlation between the two assets" names nothing more."""
+    if not _QUALIFIED.match(text, at):
+        return False
+    qualifier = _QUALIFIER.match(text, at).group()  # type: ignore[union-attr]
+    return any(ch.isdigit() for ch in qualifier) or any(t in lexicon.names for t in _TOKEN.findall(qualifier))
+
+
+# "the output of the convolution at time index k = 4", "the value measured at position 2": a one-axis noun, a few
+# words without numbers, then its index
+_INDEX_AT = re.compile(r"(?:\s+(?:at|with|for|of))?(?:\s+(?:the|time|sample))*\s+(?:index|position|step|time)\s*"
+                       r"(?:[a-z]=)?(\d+)"
+                       r"(?![\d\[(])")
+
+
+def _index_after_words(text: str, table: Described) -> list[tuple[int, int, str]]:
+    """(start, length, slot) for each "NOUN ... index K" whose noun is one of a one-axis slot here, nearest first."""
+    out = []
+    for m in _INDEX_AT.finditer(text):
+        words = text[max(0, m.start() - 60):m.start()].split(" ")
+        span = 0
+        for back, word in enumerate(reversed(words)):
+            if back > 6 or any(ch.isdigit() for ch in word):
+                break
+            span += len(word) + (1 if back else 0)
+            owner = table.indexed.get(word.strip(",")) or table.indexed.get(word.strip(",")[:-1])
+            if owner is None:
+                continue
+            slot = table.at.get((*owner, (int(m.group(1)),)))
+            if slot is not None:
+                start = m.start() - span
+                out.append((start, m.end() - start, slot))
+            break
     return out
 
 
@@ -878,14 +943,35 @@ def _meaning_signatures(table: Described) -> list[tuple[str, tuple[str, ...], fr
 _SIGNATURES: dict[int, tuple[Described, list[tuple[str, tuple[str, ...], frozenset[str]]]]] = {}
 
 
+_ANCHOR_HEAD = re.compile(r"[a-z]+")
+
+
 def _in_order(anchors: tuple[str, ...], tokens: list[str]) -> bool:
-    at = 0
-    for anchor in anchors:
-        try:
-            at = tokens.index(anchor, at) + 1
-        except ValueError:
-            return False
+    """Whether ``anchors`` occur in ``tokens`` in order, among those of one kind ("state2" before "state1"); anchors
+    of different kinds ("state2", "symbol1") may come in either order ("symbol 1 from state 2")."""
+    if not all(a in tokens for a in anchors):
+        return False
+    if len(anchors) == 1:
+        return True
+    for head in dict.fromkeys(_ANCHOR_HEAD.match(a).group() for a in anchors):  # type: ignore[union-attr]
+        at = 0
+        same = [t for t in tokens if t.startswith(head) and not t[len(head)].isalpha()]
+        for anchor in anchors:
+            if not anchor.startswith(head) or anchor[len(head)].isalpha():
+                continue
+            try:
+                at = same.index(anchor, at) + 1
+            except ValueError:
+                return False
     return True
+
+
+def _shares_stem(content: frozenset[str], words: list[str]) -> bool:
+    """One content word of a meaning in ``words``: the same first four letters, or for long words the same first
+    three ("emission", "emitting")."""
+    stems = {w[:4] for w in words}
+    short = {w[:3] for w in words if len(w) >= 6}
+    return any(c[:4] in stems or (len(c) >= 6 and c[:3] in short) for c in content)
 
 
 def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
@@ -898,11 +984,10 @@ def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
     tokens = _ANCHOR.findall(text)
     if not tokens or _PLURAL_ASK.search(text):  # "the transition probabilities out of state 1" asks for several
         return None
-    words = _CONTENT.findall(text)
-    stems = {w[:4] for w in words}
+    words = [w for w in _CONTENT.findall(text) if w not in _STOP]
     fits: dict[str, int] = {}
     for slot, anchors, content in _meaning_signatures(table):
-        if len(anchors) >= fits.get(slot, 0) and _in_order(anchors, tokens) and any(c[:4] in stems for c in content):
+        if len(anchors) >= fits.get(slot, 0) and _in_order(anchors, tokens) and _shares_stem(content, words):
             fits[slot] = len(anchors)
     if not fits:
         return None
@@ -918,3 +1003,72 @@ def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
     else:
         name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
     return Mention(0, 0, " ".join(tokens), name)
+
+
+# ------------------------------------------------------------------------------------ misspelt names
+# A word of seven letters or more that is not a word of the instance's names but one edit (a letter left out,
+# added, changed, or two swapped) away from exactly one of them is read as that word ("congrunce": congruence); a
+# word of five or six letters only for two letters swapped or one left out ("thrid", "elemnt"), since changing a
+# letter of a short word often makes another word ("simple", "sample").
+# The responder only uses the correction when the request, read as written, is declined.
+_LONG_WORD = re.compile(r"(?<![a-z0-9])[a-z]{5,}(?![a-z0-9])")
+_NAME_WORD = re.compile(r"[a-z]{5,}")
+SHORT_WORD = 7  # shorter words are corrected only for a swap or a dropped letter ("thrid", "elemnt"), never a change
+
+
+@dataclass
+class TypoIndex:
+    words: frozenset[str]  # every long word of the instance's names
+    # by first two letters and by last two: one edit of a word of five letters or more keeps one of the two
+    ends: dict[str, tuple[str, ...]]
+
+
+def _typo_index(lexicon: Lexicon) -> TypoIndex:
+    if lexicon.typo_index is None:
+        words: set[str] = set()
+        for form in (*lexicon.names, *(lexicon.described.forms if lexicon.described else ()),
+                     *(lexicon.described.role_nouns if lexicon.described else ())):
+            words.update(_NAME_WORD.findall(form))
+        ends: dict[str, list[str]] = {}
+        for word in sorted(words):
+            for key in dict.fromkeys((word[:2] + "<", ">" + word[-2:])):
+                ends.setdefault(key, []).append(word)
+        lexicon.typo_index = TypoIndex(frozenset(words), {k: tuple(v) for k, v in ends.items()})
+    return lexicon.typo_index
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one insertion, deletion, substitution or swap of neighbours."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = next((i for i in range(len(short)) if short[i] != long[i]), len(short))
+    return short[i:] == long[i + 1:]
+
+
+def _inflected(a: str, b: str) -> bool:
+    """"resistor" and "resistors", "emission" and "emissions": a plural is not a misspelling."""
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return long == short + "s" or (long[:-1] == short[:-1] and long[-1] + short[-1] in ("sy", "ys"))
+
+
+def typo_corrections(text: str, lexicon: Lexicon) -> list[tuple[str, str]]:
+    """(misspelt word, the word of the instance's names it stands for) for each correctable word of ``text``."""
+    found = _LONG_WORD.findall(text)
+    if not found:
+        return []
+    index = _typo_index(lexicon)
+    out = []
+    for word in dict.fromkeys(found):
+        if word in index.words:
+            continue
+        near = {w for key in (word[:2] + "<", ">" + word[-2:]) for w in index.ends.get(key, ())
+                if abs(len(w) - len(word)) <= 1 and _one_edit(word, w) and not _inflected(word, w)
+                and (len(word) >= SHORT_WORD or len(w) > len(word) or sorted(w) == sorted(word))}
+        if len(near) == 1:
+            out.append((word, near.pop()))
+    return out
