@@ -297,6 +297,8 @@ _SLOTS: dict[Any, tuple[str | None, int]] = {}
 _SHAPES: dict[Any, Shape] = {}
 _LEXICONS: dict[Any, Lexicon] = {}
 _PATTERNS: dict[frozenset[str], re.Pattern[str]] = {}
+_PHRASE_FORMS: dict[str, str] = {}  # reader phrase -> its form
+_FIRST_WORDS: dict[str, str] = {}  # form -> its first word ("" for none)
 
 
 def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
@@ -312,7 +314,7 @@ def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
     caches = (_SIGNATURES, _VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC,
               _ALNUM, _DESCRIBED, _TABLES,
-              _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES)
+              _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES, _PHRASE_FORMS, _FIRST_WORDS)
     for cache in caches:
         cache.clear()
 
@@ -631,16 +633,24 @@ def _role_forms(descriptions: tuple[SlotDescription, ...]) -> list[tuple[str, in
 
 
 def _one_slot(slot: str, d: SlotDescription, layout: Layout) -> tuple[dict[str, tuple[str, str]], dict[str, set[int]]]:
-    """The phrases of one slot's description: form -> (slot, how), and first word -> lengths."""
+    """The phrases of one slot's description: form -> (slot, how), and first word -> lengths. A form read in
+    several ways keeps the way that came first (the ways are written last to first)."""
+    by_how: dict[str, list[str]] = {}
+    for phrase, how in reader_phrases(d, layout):
+        by_how.setdefault(how, []).append(phrase)
+    summary = d.summary()
     forms: dict[str, tuple[str, str]] = {}
-    for how, forms_id in reversed(_description_forms(d, layout)):
-        forms.update(dict.fromkeys(_BY_ID[forms_id], (slot, f"{how}: {d.summary()}")))
+    for how, phrases in reversed(by_how.items()):
+        forms.update(dict.fromkeys(map(_phrase_form, phrases), (slot, f"{how}: {summary}")))
     forms.pop("", None)
     lengths: dict[str, set[int]] = {}
     for form in forms:
-        first = _FIRST_WORD.match(form)
+        first = _FIRST_WORDS.get(form)
+        if first is None:
+            match = _FIRST_WORD.match(form)
+            first = _FIRST_WORDS[form] = match.group() if match else ""
         if first:
-            lengths.setdefault(first.group(), set()).add(len(form))
+            lengths.setdefault(first, set()).add(len(form))
     return forms, lengths
 
 
@@ -648,12 +658,17 @@ _FIRST_WORD = re.compile(r"[a-z0-9]+")
 _WORDS = re.compile(r"(?<![a-z0-9])[a-z0-9]+")
 
 
-def _description_forms(d: SlotDescription, layout: Layout) -> list[tuple[str, int]]:
-    """(how, forms id) for the reader phrases of one description, grouped by how they refer."""
-    by_how: dict[str, list[str]] = {}
-    for phrase, how in reader_phrases(d, layout):
-        by_how.setdefault(how, []).append(phrase)
-    return [(how, _forms(tuple(phrases))) for how, phrases in by_how.items()]
+def _phrase_form(phrase: str) -> str:
+    """``_alias_form`` of one reader phrase, remembered: the slots of a run share most of their phrases (a cell's
+    index phrases are the same whatever the size of its matrix; 17,000 distinct among 90,000 in the default
+    split)."""
+    found = _PHRASE_FORMS.get(phrase)
+    if found is None:
+        if len(_PHRASE_FORMS) >= 64 * _CACHE_SIZE:
+            _PHRASE_FORMS.clear()
+            _FIRST_WORDS.clear()
+        found = _PHRASE_FORMS[phrase] = _alias_form(phrase)
+    return found
 
 
 @dataclass
