@@ -330,19 +330,24 @@ def _forms(phrases: tuple[Any, ...]) -> int:
     found = _INTERNED.get(phrases)
     if found is None:
         found = _INTERNED[phrases] = len(_BY_ID)
-        _BY_ID.append(tuple(_alias_form(p) for p in phrases if isinstance(p, str)))
+        _BY_ID.append(tuple(_phrase_form(p) for p in phrases if isinstance(p, str)))
     return found
 
 
 _PLAIN = re.compile(r"[a-z]+(?: [a-z]+)*")
+_PLAIN_WITH_DIGITS = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 _ARTICLE = re.compile(r"^(?:the|a|an|your) ")
+_SPACE_BEFORE_DIGIT = re.compile(r"(?<=[a-z]) (?=[0-9])")
 
 
 def _alias_form(phrase: str) -> str:
-    """``alias_form``, with a fast path for the plain lower-case words most described phrases are (checked
-    equal by tests/harness/test_harness_rule_describe.py)."""
+    """``alias_form``, with a fast path for the plain lower-case words (and numbers) most described phrases are:
+    normalising them only joins a number to the word before it ("resistor 4" -> "resistor4"), and the article
+    goes after (checked equal by tests/harness/test_harness_rule.py)."""
     if _PLAIN.fullmatch(phrase):
         return _ARTICLE.sub("", phrase, count=1)
+    if _PLAIN_WITH_DIGITS.fullmatch(phrase):
+        return _ARTICLE.sub("", _SPACE_BEFORE_DIGIT.sub("", phrase), count=1)
     return alias_form(phrase)
 
 
