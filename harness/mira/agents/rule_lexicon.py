@@ -176,8 +176,9 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
     hint_description = _cached(_SLOTS, (family.name, _freeze(hint["constraint"])),
                                lambda: _slot_forms(family, hint["constraint"]))[2]
-    held = {slot for agent in ("A", "B") for c in views[agent]["constraints_machine"]
-            for slot in [_cached(_SLOTS, (family.name, _freeze(c)), lambda c=c: _slot_forms(family, c))[0]] if slot}
+    slots = {agent: [(c, _cached(_SLOTS, (family.name, _freeze(c)), lambda c=c: _slot_forms(family, c)))
+                     for c in views[agent]["constraints_machine"]] for agent in ("A", "B")}  # each looked up once
+    held = {names[0] for agent in ("A", "B") for _, names in slots[agent] if names[0]}
     counting = tuple(s for s in (instance.get("verifier") or {}).get("candidate_slots") or ()
                      if isinstance(s, str) and s not in held)
     candidates = _cached(_CANDIDATES, (family.name, _freeze(hint), counting),
@@ -185,11 +186,9 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
     groups: list[tuple[str, Any, int, int | None]] = [
         *candidates, (HINT, hint["slot"], hint_forms, hint_description), (PART, hint["slot"], vocab["parts"], None)]
     for agent, kind in (("A", KNOWN), ("B", OTHER)):
-        for constraint in views[agent]["constraints_machine"]:
+        for constraint, (slot, forms, description) in slots[agent]:
             if constraint == hint["constraint"]:
                 continue
-            slot, forms, description = _cached(_SLOTS, (family.name, _freeze(constraint)),
-                                               lambda c=constraint: _slot_forms(family, c))
             if slot is not None and slot != hint["slot"]:
                 groups.append((kind, slot, forms, description))
     for unknown in views["A"]["unknowns"]:
