@@ -298,6 +298,7 @@ _LEXICONS: dict[Any, Lexicon] = {}
 _PATTERNS: dict[frozenset[str], re.Pattern[str]] = {}
 _PHRASE_FORMS: dict[str, str] = {}  # reader phrase -> its form
 _FIRST_WORDS: dict[str, str] = {}  # form -> its first word ("" for none)
+_ROLE_PHRASES: dict[SlotDescription, tuple[str, ...]] = {}  # a description -> its role phrases (shared by its kind)
 
 
 def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
@@ -313,7 +314,7 @@ def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
     caches = (_SIGNATURES, _VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC,
               _ALNUM, _DESCRIBED, _TABLES,
-              _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES, _PHRASE_FORMS, _FIRST_WORDS)
+              _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES, _PHRASE_FORMS, _FIRST_WORDS, _ROLE_PHRASES)
     for cache in caches:
         cache.clear()
 
@@ -629,10 +630,10 @@ _ROLE_PATTERN: re.Pattern[str] | None = None
 
 def _role_forms(descriptions: tuple[SlotDescription, ...]) -> list[tuple[str, int]]:
     """(kind, forms id) of the role phrases for each kind of slot here, and for "the one I am missing"."""
-    phrases: dict[str, list[str]] = {}
+    phrases: dict[str, dict[tuple[str, ...], None]] = {}  # kind -> its slots' distinct role phrase lists, in order
     for d in descriptions:
-        phrases.setdefault(d.group, []).extend(role_phrases(d))
-    return [*((group, _forms(tuple(dict.fromkeys(ps)))) for group, ps in phrases.items()),
+        phrases.setdefault(d.group, {})[_cached(_ROLE_PHRASES, d, lambda d=d: tuple(role_phrases(d)))] = None
+    return [*((group, _forms(tuple(dict.fromkeys(p for ps in lists for p in ps)))) for group, lists in phrases.items()),
             (ONE, _forms(ANONYMOUS_ROLES))]
 
 
@@ -644,12 +645,14 @@ def _one_slot(slot: str, d: SlotDescription, layout: Layout) -> tuple[dict[str, 
         by_how.setdefault(how, []).append(phrase)
     summary = d.summary()
     forms: dict[str, tuple[str, str]] = {}
+    known = _PHRASE_FORMS.get
     for how, phrases in reversed(by_how.items()):
-        forms.update(dict.fromkeys(map(_phrase_form, phrases), (slot, f"{how}: {summary}")))
+        forms.update(dict.fromkeys([known(p) or _phrase_form(p) for p in phrases], (slot, f"{how}: {summary}")))
     forms.pop("", None)
     lengths: dict[str, set[int]] = {}
+    first_words = _FIRST_WORDS.get
     for form in forms:
-        first = _FIRST_WORDS.get(form)
+        first = first_words(form)
         if first is None:
             match = _FIRST_WORD.match(form)
             first = _FIRST_WORDS[form] = match.group() if match else ""
