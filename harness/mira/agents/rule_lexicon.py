@@ -336,7 +336,6 @@ def _forms(phrases: tuple[Any, ...]) -> int:
 
 _PLAIN = re.compile(r"[a-z]+(?: [a-z]+)*")
 _PLAIN_WITH_DIGITS = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
-_ARTICLE = re.compile(r"^(?:the|a|an|your) ")
 _SPACE_BEFORE_DIGIT = re.compile(r"(?<=[a-z]) (?=[0-9])")
 
 
@@ -345,10 +344,20 @@ def _alias_form(phrase: str) -> str:
     normalising them only joins a number to the word before it ("resistor 4" -> "resistor4"), and the article
     goes after (checked equal by tests/harness/test_harness_rule.py)."""
     if _PLAIN.fullmatch(phrase):
-        return _ARTICLE.sub("", phrase, count=1)
+        return _without_article(phrase)
     if _PLAIN_WITH_DIGITS.fullmatch(phrase):
-        return _ARTICLE.sub("", _SPACE_BEFORE_DIGIT.sub("", phrase), count=1)
+        return _without_article(_SPACE_BEFORE_DIGIT.sub("", phrase))
     return alias_form(phrase)
+
+
+def _without_article(form: str) -> str:
+    """``form`` without a leading article (``alias_form``'s, for a form with single spaces), without a regex."""
+    if form.startswith(_ARTICLES):
+        return form[form.index(" ") + 1:]
+    return form
+
+
+_ARTICLES = ("the ", "a ", "an ", "your ")
 
 
 def _joined(first: int, second: int) -> int:
