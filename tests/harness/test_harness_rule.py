@@ -204,6 +204,7 @@ def test_described_phrases_fast_path_equals_alias_form() -> None:
     samples = [SlotDescription("output sample", (k,), base=0, synonyms=("measurement",)) for k in range(4)]
     phrases = [p for group in (cells, samples) for d in group for p, _ in reader_phrases(d, Layout.of(group))]
     phrases += [p for d in cells[:1] + samples[:1] for p in role_phrases(d)]
-    phrases += ["your prior", "the lambda rate", "pi", "an entry", "mod m3", "the i.e. entry"]
+    phrases += ["your prior", "the lambda rate", "pi", "an entry", "mod m3", "the i.e. entry", "a 4th entry", "the 2nd",
+                "an 1", "x 1 2", "the 3 entries", "row 10 column 2", "your 2 rates"]
     assert len(phrases) > 1000
     assert [_alias_form(p) for p in phrases] == [alias_form(p) for p in phrases]

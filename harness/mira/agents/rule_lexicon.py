@@ -177,8 +177,9 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
     hint_description = _cached(_SLOTS, (family.name, _freeze(hint["constraint"])),
                                lambda: _slot_forms(family, hint["constraint"]))[2]
-    held = {slot for agent in ("A", "B") for c in views[agent]["constraints_machine"]
-            for slot in [_cached(_SLOTS, (family.name, _freeze(c)), lambda c=c: _slot_forms(family, c))[0]] if slot}
+    slots = {agent: [(c, _cached(_SLOTS, (family.name, _freeze(c)), lambda c=c: _slot_forms(family, c)))
+                     for c in views[agent]["constraints_machine"]] for agent in ("A", "B")}  # each looked up once
+    held = {names[0] for agent in ("A", "B") for _, names in slots[agent] if names[0]}
     counting = tuple(s for s in (instance.get("verifier") or {}).get("candidate_slots") or ()
                      if isinstance(s, str) and s not in held)
     candidates = _cached(_CANDIDATES, (family.name, _freeze(hint), counting),
@@ -186,11 +187,9 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
     groups: list[tuple[str, Any, int, int | None]] = [
         *candidates, (HINT, hint["slot"], hint_forms, hint_description), (PART, hint["slot"], vocab["parts"], None)]
     for agent, kind in (("A", KNOWN), ("B", OTHER)):
-        for constraint in views[agent]["constraints_machine"]:
+        for constraint, (slot, forms, description) in slots[agent]:
             if constraint == hint["constraint"]:
                 continue
-            slot, forms, description = _cached(_SLOTS, (family.name, _freeze(constraint)),
-                                               lambda c=constraint: _slot_forms(family, c))
             if slot is not None and slot != hint["slot"]:
                 groups.append((kind, slot, forms, description))
     for unknown in views["A"]["unknowns"]:
@@ -298,6 +297,9 @@ _SLOTS: dict[Any, tuple[str | None, int]] = {}
 _SHAPES: dict[Any, Shape] = {}
 _LEXICONS: dict[Any, Lexicon] = {}
 _PATTERNS: dict[frozenset[str], re.Pattern[str]] = {}
+_PHRASE_FORMS: dict[str, str] = {}  # reader phrase -> its form
+_FIRST_WORDS: dict[str, str] = {}  # form -> its first word ("" for none)
+_ROLE_PHRASES: dict[SlotDescription, tuple[str, ...]] = {}  # a description -> its role phrases (shared by its kind)
 
 
 def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
@@ -313,7 +315,7 @@ def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
     caches = (_SIGNATURES, _VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC,
               _ALNUM, _DESCRIBED, _TABLES,
-              _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES)
+              _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES, _PHRASE_FORMS, _FIRST_WORDS, _ROLE_PHRASES)
     for cache in caches:
         cache.clear()
 
@@ -329,20 +331,34 @@ def _forms(phrases: tuple[Any, ...]) -> int:
     found = _INTERNED.get(phrases)
     if found is None:
         found = _INTERNED[phrases] = len(_BY_ID)
-        _BY_ID.append(tuple(_alias_form(p) for p in phrases if isinstance(p, str)))
+        _BY_ID.append(tuple(_phrase_form(p) for p in phrases if isinstance(p, str)))
     return found
 
 
 _PLAIN = re.compile(r"[a-z]+(?: [a-z]+)*")
-_ARTICLE = re.compile(r"^(?:the|a|an|your) ")
+_PLAIN_WITH_DIGITS = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
+_SPACE_BEFORE_DIGIT = re.compile(r"(?<=[a-z]) (?=[0-9])")
 
 
 def _alias_form(phrase: str) -> str:
-    """``alias_form``, with a fast path for the plain lower-case words most described phrases are (checked
-    equal by tests/harness/test_harness_rule_describe.py)."""
+    """``alias_form``, with a fast path for the plain lower-case words (and numbers) most described phrases are:
+    normalising them only joins a number to the word before it ("resistor 4" -> "resistor4"), and the article
+    goes after (checked equal by tests/harness/test_harness_rule.py)."""
     if _PLAIN.fullmatch(phrase):
-        return _ARTICLE.sub("", phrase, count=1)
+        return _without_article(phrase)
+    if _PLAIN_WITH_DIGITS.fullmatch(phrase):
+        return _without_article(_SPACE_BEFORE_DIGIT.sub("", phrase))
     return alias_form(phrase)
+
+
+def _without_article(form: str) -> str:
+    """``form`` without a leading article (``alias_form``'s, for a form with single spaces), without a regex."""
+    if form.startswith(_ARTICLES):
+        return form[form.index(" ") + 1:]
+    return form
+
+
+_ARTICLES = ("the ", "a ", "an ", "your ")
 
 
 def _joined(first: int, second: int) -> int:
@@ -639,24 +655,34 @@ _ROLE_PATTERN: re.Pattern[str] | None = None
 
 def _role_forms(descriptions: tuple[SlotDescription, ...]) -> list[tuple[str, int]]:
     """(kind, forms id) of the role phrases for each kind of slot here, and for "the one I am missing"."""
-    phrases: dict[str, list[str]] = {}
+    phrases: dict[str, dict[tuple[str, ...], None]] = {}  # kind -> its slots' distinct role phrase lists, in order
     for d in descriptions:
-        phrases.setdefault(d.group, []).extend(role_phrases(d))
-    return [*((group, _forms(tuple(dict.fromkeys(ps)))) for group, ps in phrases.items()),
+        phrases.setdefault(d.group, {})[_cached(_ROLE_PHRASES, d, lambda d=d: tuple(role_phrases(d)))] = None
+    return [*((group, _forms(tuple(dict.fromkeys(p for ps in lists for p in ps)))) for group, lists in phrases.items()),
             (ONE, _forms(ANONYMOUS_ROLES))]
 
 
 def _one_slot(slot: str, d: SlotDescription, layout: Layout) -> tuple[dict[str, tuple[str, str]], dict[str, set[int]]]:
-    """The phrases of one slot's description: form -> (slot, how), and first word -> lengths."""
+    """The phrases of one slot's description: form -> (slot, how), and first word -> lengths. A form read in
+    several ways keeps the way that came first (the ways are written last to first)."""
+    by_how: dict[str, list[str]] = {}
+    for phrase, how in reader_phrases(d, layout):
+        by_how.setdefault(how, []).append(phrase)
+    summary = d.summary()
     forms: dict[str, tuple[str, str]] = {}
-    for how, forms_id in reversed(_description_forms(d, layout)):
-        forms.update(dict.fromkeys(_BY_ID[forms_id], (slot, f"{how}: {d.summary()}")))
+    known = _PHRASE_FORMS.get
+    for how, phrases in reversed(by_how.items()):
+        forms.update(dict.fromkeys([known(p) or _phrase_form(p) for p in phrases], (slot, f"{how}: {summary}")))
     forms.pop("", None)
     lengths: dict[str, set[int]] = {}
+    first_words = _FIRST_WORDS.get
     for form in forms:
-        first = _FIRST_WORD.match(form)
+        first = first_words(form)
+        if first is None:
+            match = _FIRST_WORD.match(form)
+            first = _FIRST_WORDS[form] = match.group() if match else ""
         if first:
-            lengths.setdefault(first.group(), set()).add(len(form))
+            lengths.setdefault(first, set()).add(len(form))
     return forms, lengths
 
 
@@ -664,12 +690,17 @@ _FIRST_WORD = re.compile(r"[a-z0-9]+")
 _WORDS = re.compile(r"(?<![a-z0-9])[a-z0-9]+")
 
 
-def _description_forms(d: SlotDescription, layout: Layout) -> list[tuple[str, int]]:
-    """(how, forms id) for the reader phrases of one description, grouped by how they refer."""
-    by_how: dict[str, list[str]] = {}
-    for phrase, how in reader_phrases(d, layout):
-        by_how.setdefault(how, []).append(phrase)
-    return [(how, _forms(tuple(phrases))) for how, phrases in by_how.items()]
+def _phrase_form(phrase: str) -> str:
+    """``_alias_form`` of one reader phrase, remembered: the slots of a run share most of their phrases (a cell's
+    index phrases are the same whatever the size of its matrix; 17,000 distinct among 90,000 in the default
+    split)."""
+    found = _PHRASE_FORMS.get(phrase)
+    if found is None:
+        if len(_PHRASE_FORMS) >= 64 * _CACHE_SIZE:
+            _PHRASE_FORMS.clear()
+            _FIRST_WORDS.clear()
+        found = _PHRASE_FORMS[phrase] = _alias_form(phrase)
+    return found
 
 
 @dataclass
