@@ -36,9 +36,11 @@ def test_generation_is_byte_identical(small_split: Path, tmp_path: Path) -> None
 
 
 def test_validate_accepts_generated_file(small_split: Path) -> None:
-    proc = run("-m", "verifiers", "validate", str(small_split))
+    proc = run("-m", "verifiers", "validate", str(small_split), "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["errors"] == 0
+    plain = run("-m", "verifiers", "validate", str(small_split))
+    assert plain.returncode == 0 and plain.stdout.splitlines()[0].endswith(" instances, 0 error(s)")
 
 
 def _rewrite(src: Path, dst: Path, lineno: int, edit) -> None:
