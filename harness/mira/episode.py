@@ -279,7 +279,7 @@ class MiraEpisode:
         words = self.words["solver"] + self.words["responder"]
         offered = c["offers"] > 0
         canonical = self.oracle_hint or c["canonical_offers"] > 0
-        return {
+        metrics = {
             "correct": int(self.final["correct"]),
             "answered": int(self.final["submitted"]),
             "requests": c["requests"],
@@ -298,41 +298,23 @@ class MiraEpisode:
             "O": int(offered or self.oracle_hint),
             "C": int(canonical),
             "F": int(self.final["correct"]),
-        } if self.k == 1 else self._live_metrics_k()
+        }
+        return metrics if self.k == 1 else {**metrics, **self._hint_metrics()}
 
-    def _live_metrics_k(self) -> dict[str, Any]:
-        """The metrics of a k > 1 line: those of k = 1, with ``C`` = every hint acquired, and the per-hint ones."""
-        c = self.counts
-        messages = c["offers"] + c["declines"]
-        words = self.words["solver"] + self.words["responder"]
+    def _hint_metrics(self) -> dict[str, Any]:
+        """What a k > 1 line adds: ``C`` = every hint acquired, and the per-hint metrics."""
+        requests = self.counts["requests"]
         acquired = list(self.hint_ids) if self.oracle_hint else list(self.acquired)
         all_hints = int(len(acquired) == len(self.hint_ids))
         at = [0, *self.acquired.values()]  # request numbers of the acquisitions, after 0 for the start
         firsts = [int(at[i + 1] == at[i] + 1) for i in range(len(at) - 1)]
         return {
-            "correct": int(self.final["correct"]),
-            "answered": int(self.final["submitted"]),
-            "requests": c["requests"],
-            "offers": c["offers"],
-            "declines": c["declines"],
-            "hints": c["offers"],
-            "canonical_offers": c["canonical_offers"],
-            "noncanonical_offers": c["noncanonical_offers"],
-            "hit_rate": c["offers"] / messages if messages else None,
-            "first_request_success": int(self.first_offer_at == 1),
-            "requests_before_first_offer": None if self.first_offer_at is None else self.first_offer_at - 1,
-            "solver_parse_errors": c["solver_parse_errors"],
-            "responder_parse_errors": c["responder_parse_errors"],
-            "words": words,
-            "tokens": token_estimate(words),
-            "O": int(c["offers"] > 0 or self.oracle_hint),
             "C": all_hints,
-            "F": int(self.final["correct"]),
             "k": self.k,
             "hints_acquired": acquired,
             "all_hints": all_hints,
             "some_hints": int(0 < len(acquired) < len(self.hint_ids)),
-            "requests_per_acquired_hint": c["requests"] / len(acquired) if acquired and not self.oracle_hint else None,
+            "requests_per_acquired_hint": requests / len(acquired) if acquired and not self.oracle_hint else None,
             "first_request_success_per_hint": sum(firsts) / len(firsts) if firsts else None,
         }
 
