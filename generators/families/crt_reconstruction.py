@@ -4,7 +4,7 @@ Does not scale with difficulty at d1-3: every paper instance runs at effective d
 The hard tier (docs/hard-tier.md) scales it: difficulty d >= 4 runs at d with d congruences whose moduli are distinct
 primes from a larger pool (``HARD_PRIMES``), so x < m1*...*md runs to about 10^6 (d4) and 10^8 (d5); B holds the
 last congruence. At k = 2, B also holds one of the others (the same kind of fact: CRT has no fact of another kind),
-and A's range statement is restated to cover every congruence alike.
+and A's range statement covers every congruence alike (``all_congruences_statement``, at k = 1 too).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ in the box, so ``sample_large`` draws the direction of A's solution line first (
 then rows orthogonal to it (c's coefficient solved for, kept in range); the rejection rules are the paper's. At
 k = 2, B also holds one of A's equations (a fact of another kind than c's value): the equation ``loose`` that the
 sampler left off a second small direction (c fixed), so that with c alone A still has two integer points in the
-box; A's domain statement is restated to say how many equations the system has, naming neither withheld fact.
+box; A's domain statement names the system's equations (at k = 1 too), naming neither withheld fact as missing.
 c's "also settles" text stays true: it speaks of all the equations together.
 """
 

@@ -18,7 +18,8 @@ carries ``settles`` (the other candidate signs), its text says that with the mag
 Hard tier (docs/hard-tier.md): the capped bound is extended for d >= 4 only, one step per difficulty: 5 at d4
 and 6 at d5 (d1-3 keep 3 / 4 / 4). At k = 2 the second withheld fact is of another kind: one squared magnitude,
 |X_0|^2 = (x0+x1+x2+x3)^2 or |X_2|^2 = (x0-x1+x2-x3)^2 (|X_1|^2 = |X_3|^2 for a real signal, so neither of those
-is a gap). A's magnitudes are then stated one per fact (``dft_mag_sq``) and B holds the withheld one; within A's
+is a gap). A's magnitudes are stated one per fact (``dft_mag_sq``, at k = 1 too, each named in the convention) and
+B holds the withheld one; within A's
 box the missing one takes finitely many values, so ``solve`` enumerates them. The sign's "also settles" text stays
 true: it speaks of the squared DFT magnitudes, all of which A holds once it has both facts.
 """

@@ -9,8 +9,9 @@ really leaves the active branch open, the query point is also kept off the ends 
 
 Hard tier (docs/hard-tier.md): d4 and d5 take the same rule two steps further, (2+d, 4+2d, 5+3d) = (6, 12, 17)
 and (7, 14, 20). At k = 2 the second withheld fact is of another kind: the branch formula that is active at the
-query point (the other one would not be needed once t is known). A is told f's form instead (two affine branches
-with integer coefficients, switching at t), naming no value. B holds t and that branch and gives up the query
+query point (the other one would not be needed once t is known). A is told f's form (two affine branches with
+integer coefficients, switching at t, named "branch x < t" and "branch x >= t"; at k = 1 too), naming no value, and
+each branch fact names its branch and a_i, b_i. B holds t and that branch and gives up the query
 point: with x as well, B's view alone would give f(x).
 """
 
