@@ -30,6 +30,10 @@ def posterior(prior: Fraction, pos: Fraction, neg: Fraction) -> Fraction:
     return pos * prior / (pos * prior + neg * (1 - prior))
 
 
+PRIOR_ONLY = "P(H) is a probability strictly between 0 and 1."
+ALL_PROBABILITIES = "P(H), P(E|H) and P(E|not H) are probabilities strictly between 0 and 1."
+
+
 class BayesMissingPrior(Family):
     name = "bayes_missing_prior"
     prefix = "bay"
@@ -46,13 +50,17 @@ class BayesMissingPrior(Family):
             raise Reject("P(E|H) = P(E|not H) makes E uninformative")
         if posterior(prior, pos, neg).denominator > MAX_POSTERIOR_DENOMINATOR:
             raise Reject("posterior denominator above 200")
-        return {"prior": frac_fields(prior), "likelihood_pos": frac_fields(pos), "likelihood_neg": frac_fields(neg)}
+        hard = {"difficulty": difficulty} if difficulty >= 4 else {}  # the paper split's latent state is unchanged
+        return {"prior": frac_fields(prior), "likelihood_pos": frac_fields(pos), "likelihood_neg": frac_fields(neg),
+                **hard}
 
     def views(self, z: dict[str, Any]) -> Views:
         pos = {"type": "likelihood_pos", **z["likelihood_pos"]}
         neg = {"type": "likelihood_neg", **z["likelihood_neg"]}
         prior = {"type": "prior", **z["prior"]}
-        domain = {"type": "domain", "statement": "P(H) is a probability strictly between 0 and 1."}
+        # the hard tier states every probability's range at k = 1 as at k = 2, so the view never tells k
+        statement = ALL_PROBABILITIES if z.get("difficulty", 1) >= 4 else PRIOR_ONLY
+        domain = {"type": "domain", "statement": statement}
         return Views(
             a=[pos, neg, domain],
             b=[prior],
@@ -83,8 +91,7 @@ class BayesMissingPrior(Family):
     def withhold(self, views: Views, second: HintSlot) -> Views:
         """A's range statement covers every probability, naming neither withheld one."""
         views = super().withhold(views, second)
-        statement = "P(H), P(E|H) and P(E|not H) are probabilities strictly between 0 and 1."
-        a = [{"type": "domain", "statement": statement} if c["type"] == "domain" else c for c in views.a]
+        a = [{"type": "domain", "statement": ALL_PROBABILITIES} if c["type"] == "domain" else c for c in views.a]
         return replace(views, a=a)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):

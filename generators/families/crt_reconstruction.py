@@ -4,7 +4,7 @@ Does not scale with difficulty at d1-3: every paper instance runs at effective d
 The hard tier (docs/hard-tier.md) scales it: difficulty d >= 4 runs at d with d congruences whose moduli are distinct
 primes from a larger pool (``HARD_PRIMES``), so x < m1*...*md runs to about 10^6 (d4) and 10^8 (d5); B holds the
 last congruence. At k = 2, B also holds one of the others (the same kind of fact: CRT has no fact of another kind),
-and A's range statement is restated to cover every congruence alike.
+and A's range statement covers every congruence alike (``all_congruences_statement``, at k = 1 too).
 """
 
 from __future__ import annotations
@@ -100,15 +100,7 @@ class CrtReconstruction(Family):
         congruences = [{"type": "congruence", "var": "x", "index": i, "mod": m, "residue": z["x"] % m, "of": n}
                        for i, m in enumerate(z["moduli"], start=1)]
         last = congruences[-1]
-        pool = ", ".join(map(str, HARD_PRIMES[n]))
-        others = ", ".join(f"m{i}" for i in range(1, n))
-        domain = {
-            "type": "domain",
-            "n_congruences": n,
-            "statement": f"x also satisfies a {ORDINAL[n]} x ≡ r{n} (mod m{n}), where m{n} is a prime from "
-            f"{{{pool}}} different from {others}, and 0 <= r{n} < m{n}; x is the integer with "
-            f"0 <= x < {product_text(n)}.",
-        }
+        domain = self.all_congruences_statement(n)
         notice = missing_slot_note(
             ORDINAL[n],
             f"The {ORDINAL[n]} is one fact: its modulus m{n} and residue r{n} are known together, so one request "
@@ -134,15 +126,23 @@ class CrtReconstruction(Family):
     def withhold(self, views: Views, second: HintSlot) -> Views:
         """A's range statement covers every congruence alike, naming neither withheld one."""
         views = super().withhold(views, second)
-        n = views.target["n_congruences"]
+        domain = self.all_congruences_statement(views.target["n_congruences"])
+        return replace(views, a=[domain if c["type"] == "domain" else c for c in views.a])
+
+    @staticmethod
+    def all_congruences_statement(n: int) -> Constraint:
+        """The hard tier's statement (k = 1 and k = 2 alike): every congruence named as B's facts name it (its
+        ordinal, mi, ri), none singled out, so A's view never says by its wording which or how many are missing."""
         pool = ", ".join(map(str, prime_pool(n)))
-        domain = {
+        listed = [f"the {ORDINAL[i]} x ≡ r{i} (mod m{i})" for i in range(1, n + 1)]
+        moduli = [f"m{i}" for i in range(1, n + 1)]
+        return {
             "type": "domain",
             "n_congruences": n,
-            "statement": f"x satisfies {n} congruences x ≡ ri (mod mi), i = 1, ..., {n}, where m1, ..., m{n} are "
-            f"distinct primes from {{{pool}}} and 0 <= ri < mi; x is the integer with 0 <= x < {product_text(n)}.",
+            "statement": f"x satisfies {n} congruences, {', '.join(listed[:-1])} and {listed[-1]}, where "
+            f"{', '.join(moduli[:-1])} and {moduli[-1]} are distinct primes from {{{pool}}} and 0 <= ri < mi for "
+            f"every i; x is the integer with 0 <= x < {product_text(n)}.",
         }
-        return replace(views, a=[domain if c["type"] == "domain" else c for c in views.a])
 
     def solve(self, constraints: list[Constraint], target: dict[str, Any]) -> int:
         pairs = {(c["mod"], c["residue"]) for c in by_type(constraints, "congruence")}

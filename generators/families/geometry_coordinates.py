@@ -129,7 +129,8 @@ class GeometryCoordinates(Family):
         q = {"type": "point", "name": "Q", "x": qx, "y": qy}
         domain = with_statement({"type": "domain", "coord_bound": bound, "coeff_bound": coeff}, self.domain_text)
         return Views(
-            a=[l1, q, domain],
+            # the hard tier (coord_bound >= 8) states Q's domain at k = 1 as at k = 2, so the view never tells k
+            a=[l1, q, domain, *([{**Q_DOMAIN}] if bound >= 8 else [])],
             b=[l2, q],
             hint=l2,
             slot="L2",
@@ -211,7 +212,7 @@ class GeometryCoordinates(Family):
         """B already holds Q (no second copy); A is told Q's domain (integer coordinates), naming no gap."""
         b = views.b
         views = super().withhold(views, second)
-        return replace(views, a=[*views.a, Q_DOMAIN], b=b)
+        return replace(views, a=[*views.a, *([] if Q_DOMAIN in views.a else [{**Q_DOMAIN}])], b=b)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         """L2 moved parallel to itself (``line_alternatives``), or, for Q, Q placed at each of the construction's

@@ -16,7 +16,7 @@ in the box, so ``sample_large`` draws the direction of A's solution line first (
 then rows orthogonal to it (c's coefficient solved for, kept in range); the rejection rules are the paper's. At
 k = 2, B also holds one of A's equations (a fact of another kind than c's value): the equation ``loose`` that the
 sampler left off a second small direction (c fixed), so that with c alone A still has two integer points in the
-box; A's domain statement is restated to say how many equations the system has, naming neither withheld fact.
+box; A's domain statement names the system's equations (at k = 1 too), naming neither withheld fact as missing.
 c's "also settles" text stays true: it speaks of all the equations together.
 """
 
@@ -151,8 +151,10 @@ class LinearSystemSeparator(BoxFamily):
             {"type": "lin_eq", "name": f"eq{i + 1}", "coeffs": dict(zip(names, row, strict=True)), "rhs": r}
             for i, (row, r) in enumerate(zip(z["rows"], z["rhs"], strict=True))
         ]
+        # the system's equations are named at k = 1 too, so that the statement does not tell k = 1 from k = 2
         domain = with_statement({"type": "domain", "integer": True, "lower": -bound, "upper": bound,
-                                 "vars": list(names)}, self.domain_text)
+                                 "vars": list(names), "equations": [f"eq{i}" for i in range(1, n)]},
+                                self.domain_text)
         settles = [v for v in self.candidate_slots([*eqs, domain]) if v != "c"]
         hint = {"type": "value", "var": "c", "value": z["solution"]["c"], "settles": settles, "equations": n - 1}
         others = and_list([v for v in names if v != "c"])
@@ -227,8 +229,8 @@ class LinearSystemSeparator(BoxFamily):
             text += " The system consists of two linear equations in a, b and c, Equation 1 and Equation 2."
         elif c.get("equations"):
             m = len(c["equations"])
-            text += (f" The system consists of {NUMBER_WORDS[m]} linear equations in {and_list(names)}, "
-                     f"Equation 1 to Equation {m}.")
+            text += (f" The system consists of {NUMBER_WORDS[m]} linear equations in {and_list(names)}: "
+                     f"{and_list([f'Equation {i}' for i in range(1, m + 1)])}.")
         return text
 
     def candidate_slots(self, view_a: list[Constraint]) -> list[str]:
@@ -260,6 +262,10 @@ class LinearSystemSeparator(BoxFamily):
             case "value":
                 return c["var"]
         return None
+
+    def fact_label(self, c: Constraint) -> str | None:
+        """An equation is named as A's view names it ("Equation 1"), a value by its unknown."""
+        return f"Equation {c['name'][2:]}" if c["type"] == "lin_eq" else self.slot_name(c)
 
     def slot_aliases(self, slot: str, hint: Constraint) -> list[str]:
         unknown = len(slot) == 1 and slot.isalpha()

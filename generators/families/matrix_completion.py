@@ -226,8 +226,9 @@ class MatrixCompletion(Family):
         entries = "positive integers" if c.get("positive_integer") else "numbers"
         if c.get("size", 2) != 2:
             n = c["size"]
+            names = ", ".join(f"m{i}{j}" for i in range(n) for j in range(n))
             return (f"M is a {n}x{n} matrix {rank} whose entries are {entries}; mij is the entry in row i and "
-                    f"column j, counted from 0 to {n - 1} (m01 is row 0, column 1).")
+                    f"column j, counted from 0 to {n - 1} (m01 is row 0, column 1), so its entries are {names}.")
         return (
             f"M = [[m00, m01], [m10, m11]] is a 2x2 matrix {rank} whose entries are {entries}; mij is the entry in "
             "row i and column j, counted from 0 (m01 is row 0, column 1)."

@@ -18,7 +18,8 @@ carries ``settles`` (the other candidate signs), its text says that with the mag
 Hard tier (docs/hard-tier.md): the capped bound is extended for d >= 4 only, one step per difficulty: 5 at d4
 and 6 at d5 (d1-3 keep 3 / 4 / 4). At k = 2 the second withheld fact is of another kind: one squared magnitude,
 |X_0|^2 = (x0+x1+x2+x3)^2 or |X_2|^2 = (x0-x1+x2-x3)^2 (|X_1|^2 = |X_3|^2 for a real signal, so neither of those
-is a gap). A's magnitudes are then stated one per fact (``dft_mag_sq``) and B holds the withheld one; within A's
+is a gap). A's magnitudes are stated one per fact (``dft_mag_sq``, at k = 1 too, each named in the convention) and
+B holds the withheld one; within A's
 box the missing one takes finitely many values, so ``solve`` enumerates them. The sign's "also settles" text stays
 true: it speaks of the squared DFT magnitudes, all of which A holds once it has both facts.
 """
@@ -187,12 +188,16 @@ class PhaseRetrieval(Family):
 
     def views(self, z: dict[str, Any]) -> Views:
         x, bound = tuple(z["x"]), z["bound"]
-        mags = {"type": "fft_mag_sq", "values": list(magnitudes(x))}
+        hard = bound > bound_for(3)
         convention = {
             "type": "domain",
             "statement": "X_k = x0 + x1·(-i)^k + x2·(-i)^(2k) + x3·(-i)^(3k) (k = 0, 1, 2, 3) is the length-4 "
-            "discrete Fourier transform of the signal x = (x0, x1, x2, x3), and |X_k|^2 is its squared magnitude.",
+            "discrete Fourier transform of the signal x = (x0, x1, x2, x3), and |X_k|^2 is its squared magnitude"
+            + (": |X_0|^2, |X_1|^2, |X_2|^2 and |X_3|^2." if hard else "."),
         }
+        # the hard tier states the magnitudes one per fact at k = 1 as at k = 2, so the view's form never tells k
+        mags_facts = ([{"type": "dft_mag_sq", "k": k, "value": v} for k, v in enumerate(magnitudes(x))] if hard
+                      else [{"type": "fft_mag_sq", "values": list(magnitudes(x))}])
         box = {
             "type": "domain",
             "statement": f"x0, x1, x2, x3 are integers with -{bound} <= x_i <= {bound} for every i, and x0 != 0.",
@@ -200,12 +205,12 @@ class PhaseRetrieval(Family):
             "bound": bound,
             "nonzero": ["x0"],
         }
-        settles = [slot for slot in self.candidate_slots([mags, convention, box]) if slot != "sign(x0)"]
+        settles = [slot for slot in self.candidate_slots([*mags_facts, convention, box]) if slot != "sign(x0)"]
         sign = {"type": "sign", "index": 0, "sign": 1 if x[0] > 0 else -1, "settles": settles}
         notice = missing_slot_note("sign(x0)", "The sign of x0, sign(x0) = +1 or -1, is not given to you; your partner "
                                    "knows it.")
         return Views(
-            a=[mags, convention, box, notice],
+            a=[*mags_facts, convention, box, notice],
             b=[sign],
             hint=sign,
             slot="sign(x0)",
@@ -280,12 +285,15 @@ class PhaseRetrieval(Family):
 
     def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
         """k = 2: |X_0|^2 or |X_2|^2 as well as sign(x0) (a fact of another kind)."""
-        values = one(views.a, "fft_mag_sq")["values"]
+        values = known_magnitudes(views.a)
         return [HintSlot({"type": "dft_mag_sq", "k": k, "value": values[k]}, magnitude_slot(k), values[k])
                 for k in WITHHELD_MAGNITUDES]
 
     def withhold(self, views: Views, second: HintSlot) -> Views:
-        """A's magnitudes become one fact each, and B holds the withheld one (no slot notice)."""
+        """A's magnitudes become one fact each (the hard tier's views already state them so), and B holds the
+        withheld one (no slot notice)."""
+        if not by_type(views.a, "fft_mag_sq"):
+            return super().withhold(views, second)
         values = one(views.a, "fft_mag_sq")["values"]
         held = [{"type": "dft_mag_sq", "k": k, "value": v} for k, v in enumerate(values) if k != second.constraint["k"]]
         a = [x for c in without_notices(views.a) for x in (held if c["type"] == "fft_mag_sq" else [c])]

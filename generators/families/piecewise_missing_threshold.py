@@ -9,8 +9,9 @@ really leaves the active branch open, the query point is also kept off the ends 
 
 Hard tier (docs/hard-tier.md): d4 and d5 take the same rule two steps further, (2+d, 4+2d, 5+3d) = (6, 12, 17)
 and (7, 14, 20). At k = 2 the second withheld fact is of another kind: the branch formula that is active at the
-query point (the other one would not be needed once t is known). A is told f's form instead (two affine branches
-with integer coefficients, switching at t), naming no value. B holds t and that branch and gives up the query
+query point (the other one would not be needed once t is known). A is told f's form (two affine branches with
+integer coefficients, switching at t, named "branch x < t" and "branch x >= t"; at k = 1 too), naming no value, and
+each branch fact names its branch and a_i, b_i. B holds t and that branch and gives up the query
 point: with x as well, B's view alone would give f(x).
 """
 
@@ -35,8 +36,9 @@ from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
 BRANCH_SLOTS = {"lt": "branch x < t", "geq": "branch x >= t"}
-FORM_STATEMENT = ("f is piecewise affine with two branches: f(x) = a0·x + b0 if x < t and f(x) = a1·x + b1 if "
-                  "x >= t, where a0, b0, a1 and b1 are integers.")
+FORM_STATEMENT = ("f is piecewise affine with two branches, branch x < t: f(x) = a0·x + b0 if x < t, and "
+                  "branch x >= t: f(x) = a1·x + b1 if x >= t, where a0, b0, a1 and b1 are integers.")
+FORM = {"type": "domain", "statement": FORM_STATEMENT, "var": "f"}
 
 
 def ranges(difficulty: int) -> tuple[int, int, int]:
@@ -92,8 +94,10 @@ class PiecewiseMissingThreshold(Family):
     def views(self, z: dict[str, Any]) -> Views:
         point_max = ranges(z["difficulty"])[2]
         query = {"type": "query_point", "x": z["x"]}
+        hard = z["difficulty"] >= 4  # branches named as f's form names them, the form stated at k = 1 and 2 alike
         lower, upper = (
-            {"type": "branch_formula", "branch": i, **z["branches"][i], "condition": cond}
+            {"type": "branch_formula", "branch": i, **z["branches"][i], "condition": cond, **({"named": True} if hard
+                                                                                              else {})}
             for i, cond in enumerate(("lt", "geq"))
         )
         threshold = {"type": "threshold", "value": z["threshold"]}
@@ -108,7 +112,7 @@ class PiecewiseMissingThreshold(Family):
         }
         notice = missing_slot_note("t", "The value of the threshold t is not given to you (your partner knows it).")
         return Views(
-            a=[query, lower, upper, domain, notice],
+            a=[query, lower, upper, domain, *([{**FORM}] if hard else []), notice],
             b=[query, threshold],
             hint=threshold,
             slot="t",
@@ -172,8 +176,8 @@ class PiecewiseMissingThreshold(Family):
     def withhold(self, views: Views, second: HintSlot) -> Views:
         """A is told f's form (naming no value); B gives up the query point, with which it would know f(x)."""
         views = super().withhold(views, second)
-        return replace(views, a=[*views.a, {"type": "domain", "statement": FORM_STATEMENT, "var": "f"}],
-                       b=[c for c in views.b if c["type"] != "query_point"])
+        form = [] if FORM in views.a else [{**FORM}]
+        return replace(views, a=[*views.a, *form], b=[c for c in views.b if c["type"] != "query_point"])
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         """Other integer thresholds in A's stated range, those on the other side of x first; for a branch, the
@@ -197,7 +201,11 @@ class PiecewiseMissingThreshold(Family):
                 return f"The query point is x = {c['x']}."
             case "branch_formula":
                 cond = "x < t" if c["condition"] == "lt" else "x >= t"
-                return f"f(x) = {affine_text(c['slope'], c['intercept'])} if {cond}"
+                text = f"f(x) = {affine_text(c['slope'], c['intercept'])} if {cond}"
+                if c.get("named"):  # the hard tier: the branch and its numbers in the notation of f's form
+                    i = 0 if c["condition"] == "lt" else 1
+                    return f"branch {cond}: {text}, i.e. a{i} = {c['slope']}, b{i} = {c['intercept']}"
+                return text
             case "threshold":
                 return f"threshold: t = {c['value']}"
             case "domain":

@@ -35,6 +35,9 @@ from generators.base import (
 from generators.describe import SlotDescription
 from generators.errors import Inconsistent, NotUnique
 
+RULE_FORM = ("a(0), a(1), a(2), ... is a sequence of integers that satisfies a recurrence a(n+2) = r1·a(n+1) + "
+             "r2·a(n) with integer coefficients r1 and r2 for every n >= 0.")
+
 
 def ranges(difficulty: int) -> tuple[int, int, int]:
     """(r1 max, initial-value bound, n* max) = (3+d, 3+d, 7+d)."""
@@ -87,7 +90,8 @@ class RecurrenceMissingInit(Family):
             raise Reject("a(n*) does not depend on a(1): A's view alone would determine it")
         if p == 0:
             raise Reject("a(n*) does not depend on a(0): B's view alone would determine it")
-        return {"r1": r1, "r2": r2, "a0": a0, "a1": a1, "n": n}
+        hard = {"difficulty": difficulty} if difficulty >= 4 else {}  # the paper split's latent state is unchanged
+        return {"r1": r1, "r2": r2, "a0": a0, "a1": a1, "n": n, **hard}
 
     def views(self, z: dict[str, Any]) -> Views:
         rec = {"type": "recurrence", "coeffs": [z["r1"], z["r2"]]}
@@ -95,8 +99,9 @@ class RecurrenceMissingInit(Family):
         init1 = {"type": "init", "index": 1, "value": z["a1"]}
         domain = {
             "type": "domain",
-            "statement": "a(0), a(1), a(2), ... is a sequence of integers that satisfies the recurrence for every "
-            "n >= 0.",
+            # the hard tier states the rule's form at k = 1 as at k = 2, so the view never tells k
+            "statement": RULE_FORM if z.get("difficulty", 1) >= 4 else "a(0), a(1), a(2), ... is a sequence of "
+            "integers that satisfies the recurrence for every n >= 0.",
             "integer": ["a(1)"],
         }
         notice = missing_slot_note("a(1)", "The initial value a(1) is an integer that is not given to you; your "
@@ -144,9 +149,7 @@ class RecurrenceMissingInit(Family):
     def withhold(self, views: Views, second: HintSlot) -> Views:
         """B already holds the rule (no second copy); A is told the rule's form, naming no value."""
         views = super().withhold(views, second)
-        statement = ("a(0), a(1), a(2), ... is a sequence of integers that satisfies a recurrence "
-                     "a(n+2) = r1·a(n+1) + r2·a(n) with integer coefficients r1 and r2 for every n >= 0.")
-        a = [{**c, "statement": statement} if c["type"] == "domain" else c for c in views.a]
+        a = [{**c, "statement": RULE_FORM} if c["type"] == "domain" else c for c in views.a]
         b = [c for i, c in enumerate(views.b) if c not in views.b[:i]]
         return replace(views, a=a, b=b)
 

@@ -164,8 +164,11 @@ def render_examples(examples: list[dict[str, Any]], with_reasoning: bool = True,
             asked = [line for request, hint in example_offers(ex) for line in (
                 "A: " + action_json("request", request=request, with_reasoning=with_reasoning), f'B: offers "{hint}"')]
             return [*asked, "A: " + action_json("answer", answer=ex.get("answer"), with_reasoning=with_reasoning)]
+    # the hard tier's examples show one or two requests (k = 1, 2): the sentence then does not say "a request"
+    shown = ("good requests, B's offers" if any(len(example_offers(ex)) > 1 for ex in examples)
+             else "a good request, B's offer")
     parts = [f"Here are {len(examples)} worked examples of problems of the same kind (their numbers differ "
-             "from yours). Each shows the facts agent A had, a good request, B's offer and the final answer."]
+             f"from yours). Each shows the facts agent A had, {shown} and the final answer."]
     for n, ex in enumerate(examples, start=1):
         keys = list(ex.get("answer_keys") or [])
         lines = [f"Example {n}", f"Question: {ex.get('question', '')}", "Facts:", _bullets(list(ex.get("constraints")

@@ -21,7 +21,7 @@ from harness.mira.dataset import instance_problem
 from harness.mira.episode import HINT_FIELDS, EpisodeConfig, MiraEpisode
 from harness.mira.metrics import instance_metrics
 from harness.mira.types import Exchange, ResponderDecision, ResponderTurn, Solver, SolverAction, SolverTurn
-from harness.prompts.mira import solver_messages, solver_system_prompt
+from harness.prompts.mira import render_examples, solver_messages, solver_system_prompt
 from harness.scheduler import run_episodes
 
 K1_GOLDEN = Path(__file__).resolve().parents[1] / "data" / "k1_transcript_digests.json"
@@ -307,3 +307,13 @@ def test_k1_transcript_lines_are_byte_identical_to_before_k2() -> None:
     for combo, lines in golden.items():
         changed = [i for i, digest in lines.items() if now[combo].get(i) != digest]
         assert not changed and len(now[combo]) == len(lines) == 66, (combo, changed[:5])
+
+
+def test_worked_examples_with_two_requests_are_introduced_without_saying_a_request() -> None:
+    k1 = {"question": "q", "constraints": ["f"], "answer_type": "int", "request": "What is t?", "hint": "t = 1",
+          "answer": {"value": 1}}
+    k2 = {**k1, "requests": ["What is t?", "What is u?"], "hints": ["t = 1", "u = 2"]}
+    mixed = render_examples([k1, k2])
+    assert "Each shows the facts agent A had, good requests, B's offers and the final answer." in mixed
+    assert "a good request" not in mixed and mixed.count('B: offers "') == 3
+    assert "Each shows the facts agent A had, a good request, B's offer and the final answer." in render_examples([k1])

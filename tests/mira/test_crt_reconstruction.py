@@ -47,4 +47,10 @@ def test_k2_withholds_a_second_congruence_and_restates_the_range_for_all() -> No
         assert h1["slot"] == "fifth congruence" and h1["kind"] == h2["kind"] == "congruence"
         assert h2["slot"] in {"first congruence", "second congruence", "third congruence", "fourth congruence"}
         text = " ".join(inst["agent_views"][0]["private_data"]["constraints_text"])
-        assert "x satisfies 5 congruences" in text and h2["text"] not in text and "fifth" not in text
+        assert "x satisfies 5 congruences" in text and h2["text"] not in text
+        # every congruence is named alike (as B's facts name them), none singled out; k = 1 says the same
+        statement = next(t for t in inst["agent_views"][0]["private_data"]["constraints_text"] if "satisfies" in t)
+        assert all(f"the {o} congruence x ≡ r{i} (mod m{i})" in statement
+                   for i, o in enumerate(("first", "second", "third", "fourth", "fifth"), start=1))
+        k1 = build_instance(FAMILY, instance_id="crt-000000", dataset_seed=5, requested_difficulty=5, index=index)
+        assert statement in k1["agent_views"][0]["private_data"]["constraints_text"]

@@ -15,8 +15,10 @@ import pytest
 
 from generators.families import FAMILIES
 from generators.instances import build_instance
+from generators.split import HARD_DIFFICULTIES, HARD_KS
 from harness.mira.agents.rule import build_lexicon, judge
 from tests.mira.default_split import default_split as shared_default_split
+from verifiers.validate import NOTICE_TEXT
 
 
 def names(text: str, name: str) -> bool:
@@ -129,3 +131,43 @@ def test_rule_responder_offers_natural_crt_requests(request_text: str) -> None:
 def test_rule_responder_still_declines_known_crt_facts_and_the_target(request_text: str) -> None:
     for inst in crt_instances()[::7]:
         assert not judge(request_text, build_lexicon(inst)).offer, (inst["id"], request_text)
+
+
+# ------------------------------------------------------------------ the hard tier (d4/d5, k = 1 and k = 2)
+HARD_INDICES = range(3)
+
+
+def hard_instances(name: str) -> list[dict]:
+    family = FAMILIES[name]
+    return [build_instance(family, instance_id="t", dataset_seed=1234, requested_difficulty=d, index=i, k=k)
+            for d in HARD_DIFFICULTIES for k in HARD_KS for i in HARD_INDICES]
+
+
+def statement_shapes(inst: dict) -> set[str]:
+    """A's domain statements with their numbers masked: what the wording of A's view says besides the values."""
+    view = inst["agent_views"][0]["private_data"]
+    return {re.sub(r"-?\d+", "#", text) for c, text in zip(view["constraints_machine"], view["constraints_text"],
+                                                          strict=True) if c["type"] == "domain"}
+
+
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_the_hard_tier_names_every_fact_b_holds_and_never_says_what_is_missing(name: str) -> None:
+    """Every fact B holds at d4/d5, k = 1 and 2 (both withheld facts included), names its quantity as A's view names
+    it, and neither A's view nor the question says what is missing or what B knows (validate's NOTICE_TEXT)."""
+    for inst in hard_instances(name):
+        key = (inst["difficulty"], inst["minimal_hint_spec"]["k_min"])
+        assert naming_problems(inst) + question_problems(inst) == [], key
+        view = inst["agent_views"][0]["private_data"]
+        said = [text for text in [inst["question"], *view["constraints_text"]] if NOTICE_TEXT.search(text)]
+        assert said == [], key
+
+
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_a_hard_tier_view_states_the_same_things_at_k1_and_k2(name: str) -> None:
+    """A k = 2 view has no statement that k = 1 views lack (the wording never tells A its k; docs/hard-tier.md)."""
+    by_k: dict[tuple[int, int], set[str]] = {}
+    for inst in hard_instances(name):
+        key = (inst["difficulty"], inst["minimal_hint_spec"]["k_min"])
+        by_k.setdefault(key, set()).update(statement_shapes(inst))
+    for d in HARD_DIFFICULTIES:
+        assert by_k[d, 2] <= by_k[d, 1], (d, by_k[d, 2] - by_k[d, 1])

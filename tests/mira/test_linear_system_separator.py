@@ -222,6 +222,7 @@ def test_k2_withholds_one_equation_as_well_as_c() -> None:
         assert (h1["slot"], h1["kind"], h2["kind"]) == ("c", "value", "lin_eq") and h2["slot"] in {"eq1", "eq2", "eq3"}
         a = inst["agent_views"][0]["private_data"]
         assert [c["type"] for c in a["constraints_machine"]] == ["lin_eq", "lin_eq", "domain"]
-        assert "three linear equations in a, b, c and d, Equation 1 to Equation 3" in a["constraints_text"][2]
+        equations = "three linear equations in a, b, c and d: Equation 1, Equation 2 and Equation 3"
+        assert equations in a["constraints_text"][2]
         assert inst["verifier"]["candidate_slots"] == [h2["slot"], "a", "b", "c", "d"]
         assert "with the three equations, this also settles" in h1["text"]
