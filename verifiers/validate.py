@@ -22,7 +22,7 @@ from generators.checks import CheckFailed, check_hints, check_localizability
 from generators.errors import Inconsistent, NotUnique
 from generators.families import FAMILIES
 from generators.fewshot import repeating_examples
-from generators.instances import request_budget
+from generators.instances import generator_version, request_budget
 from schemas import schema_errors
 from verifiers.jsonl import RecordError, read_jsonl
 
@@ -143,11 +143,39 @@ def _static_problems(family: Family, inst: dict[str, Any]) -> list[tuple[str, st
     problems += _notice_problems(inst, hints[0]["slot"])
     if len(hints) > 1 and inst.get("view_variant") == "slot_notice":
         problems.append(("view_variant", "the slot_notice ablation exists for k_min = 1 only"))
+    problems += _hint_problems(family, hints)
+    if k > 1 and "each_hint_necessary" not in inst["verifier"]["checks"]:
+        problems.append(("verifier.checks", "a record with k_min > 1 lists each_hint_necessary among its checks"))
+    expected_version = generator_version(inst["requested_difficulty"], k)
+    if inst["generator_version"] not in (expected_version, *OLDER_VERSIONS.get(expected_version, ())):
+        problems.append(("generator_version", f"a record at requested difficulty {inst['requested_difficulty']} with "
+                                              f"k_min {k} carries {expected_version}"))
+    return problems
+
+
+OLDER_VERSIONS: dict[str, tuple[str, ...]] = {}  # earlier versions a file may still carry for a tier, if any
+
+
+def _hint_problems(family: Family, hints: list[dict]) -> list[tuple[str, str]]:
+    """Each hint's fields follow from its constraint: kind, text, slot (``slot_name``) and the aliases the rule
+    responder reads (``slot_aliases``); ids h1, h2, ...; two hints never fill one slot."""
+    problems = []
     for i, hint in enumerate(hints):
+        field = f"minimal_hint_spec.atomic_hints[{i}]"
         if hint["hint_id"] != f"h{i + 1}":
-            problems.append((f"minimal_hint_spec.atomic_hints[{i}].hint_id", f"must be h{i + 1}"))
+            problems.append((f"{field}.hint_id", f"must be h{i + 1}"))
         if hint["kind"] != hint["constraint"]["type"] or hint["text"] != family.render(hint["constraint"]):
-            problems.append((f"minimal_hint_spec.atomic_hints[{i}]", "kind/text do not match the hint constraint"))
+            problems.append((field, "kind/text do not match the hint constraint"))
+            continue
+        slot = family.slot_name(hint["constraint"])
+        if slot is not None and hint["slot"] != slot:
+            problems.append((f"{field}.slot", f"is {hint['slot']!r}, but the hint's constraint fills {slot!r}"))
+        elif hint["request_aliases"] != family.slot_aliases(hint["slot"], hint["constraint"]):
+            problems.append((f"{field}.request_aliases", f"are not the names of {hint['slot']} "
+                                                         f"({family.name}.slot_aliases)"))
+    slots = [h["slot"] for h in hints]
+    if len(set(slots)) != len(slots):
+        problems.append(("minimal_hint_spec.atomic_hints", f"two hints fill one slot: {slots}"))
     return problems
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from generators.answers import ANSWER_TYPES, decode_answer
 from generators.families import FAMILIES
+from generators.instances import MAX_K
 from generators.sources import MIRA, wrong_kind
 from harness.errors import HarnessError, InputError, InputErrors
 from verifiers.jsonl import parse_json_line
@@ -194,9 +195,13 @@ def _hint_problem(inst: dict[str, Any]) -> str | None:
     if not isinstance(hints, list) or not hints or not all(isinstance(h, dict) for h in hints):
         return "minimal_hint_spec.atomic_hints must hold one hint, or one per withheld fact"
     k = inst["minimal_hint_spec"].get("k_min", 1)
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_K:
+        return f"minimal_hint_spec.k_min is {k!r}: an instance withholds 1 to {MAX_K} facts"
     if k != len(hints):
         return f"minimal_hint_spec.k_min is {k!r}, but there are {len(hints)} atomic hints"
     for i, hint in enumerate(hints):
+        if k > 1 and hint.get("hint_id") != f"h{i + 1}":
+            return f"minimal_hint_spec.atomic_hints[{i}].hint_id is {hint.get('hint_id')!r}, not h{i + 1}"
         for key, kind in (("slot", str), ("text", str), ("constraint", dict), ("request_aliases", list)):
             if not isinstance(hint.get(key), kind):
                 return f"minimal_hint_spec.atomic_hints[{i}].{key} is missing or not a {kind.__name__}"

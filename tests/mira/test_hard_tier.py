@@ -68,3 +68,21 @@ def test_a_k2_instance_whose_second_hint_is_given_to_a_is_rejected() -> None:
     view_a["constraints_machine"].append(second["constraint"])
     view_a["constraints_text"].append(second["text"])
     assert instance_problems(inst) != []
+
+
+@pytest.mark.parametrize("mutation, field", [
+    (lambda r: r["minimal_hint_spec"]["atomic_hints"][1].update(slot=r["minimal_hint_spec"]["atomic_hints"][0]["slot"]),
+     "minimal_hint_spec.atomic_hints[1].slot"),
+    (lambda r: r["minimal_hint_spec"]["atomic_hints"][1].update(
+        request_aliases=r["minimal_hint_spec"]["atomic_hints"][0]["request_aliases"]),
+     "minimal_hint_spec.atomic_hints[1].request_aliases"),
+    (lambda r: r["minimal_hint_spec"]["atomic_hints"][1].update(request_aliases=["the weather in Paris"]),
+     "minimal_hint_spec.atomic_hints[1].request_aliases"),
+    (lambda r: r["verifier"]["checks"].remove("each_hint_necessary"), "verifier.checks"),
+    (lambda r: r.update(generator_version="2.0.0"), "generator_version"),
+], ids=["slot-of-h1", "aliases-of-h1", "foreign-aliases", "no-each-hint-check", "paper-version"])
+def test_a_k2_record_with_mislabelled_fields_is_rejected(mutation, field: str) -> None:
+    for name in ("bayes_missing_prior", "markov_missing_transition", "circuit_missing_resistance"):
+        inst = make(name, 4, 0, 2)
+        mutation(inst)
+        assert field in [f for f, _ in instance_problems(inst)], name

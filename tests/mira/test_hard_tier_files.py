@@ -151,3 +151,18 @@ def test_a_family_that_cannot_withhold_two_facts_is_one_line_and_no_file(tmp_pat
         generators_cli(["mira", "--tier", "hard", "--family", FAMILY, "--n-hard", "1", "--out", str(out)])
     assert "does not declare second_hints" in str(exc.value.code) and "was not written" in str(exc.value.code)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda r: r["minimal_hint_spec"].update(k_min=20), "minimal_hint_spec.k_min is 20"),
+    (lambda r: r["minimal_hint_spec"]["atomic_hints"][1].update(hint_id="h1"), "atomic_hints[1].hint_id is 'h1'"),
+], ids=["k20", "repeated-id"])
+def test_the_harness_refuses_bad_hint_specs_before_any_episode(tmp_path, edit, message) -> None:
+    lines = records(hard_file(tmp_path))
+    bad = copy.deepcopy(next(r for r in lines if r["minimal_hint_spec"]["k_min"] == 2))
+    edit(bad)
+    path = tmp_path / "bad.jsonl"
+    path.write_text(dumps(bad) + "\n")
+    with pytest.raises(InputErrors) as exc:
+        load_dataset(path)
+    assert "bad.jsonl:1" in str(exc.value) and message in str(exc.value)
