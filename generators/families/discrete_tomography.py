@@ -313,6 +313,32 @@ def missing_domain(slot: str) -> Constraint:
     return missing_slot_note(slot, f"No cell values are given here; your partner knows the value of {slot}.")
 
 
+def read_grid_facts(
+    constraints: list[Constraint], n: int, statement: str
+) -> tuple[dict[tuple[str, int], int], dict[tuple[int, int], int]]:
+    """The line sums by (kind, index) and the known cells of an ``n`` x ``n`` grid; ``Inconsistent`` for a fact
+    outside the grid, two values for one line or cell, a cell that is not 0/1, or a statement A is not told."""
+    sums: dict[tuple[str, int], int] = {}
+    cells: dict[tuple[int, int], int] = {}
+    for c in constraints:
+        kind = c["type"]
+        if kind in ("row_sum", "col_sum"):
+            key = (kind, c["row"] if kind == "row_sum" else c["col"])
+            if not 0 <= key[1] < n:
+                raise Inconsistent(f"{kind} of a line outside the grid")
+            if sums.setdefault(key, c["value"]) != c["value"]:
+                raise Inconsistent(f"two values for {kind} {key[1]}")
+        elif kind == "cell":
+            key2, v = (c["row"], c["col"]), c["value"]
+            if not (0 <= key2[0] < n and 0 <= key2[1] < n) or isinstance(v, bool) or v not in (0, 1):
+                raise Inconsistent(f"cell({key2[0]},{key2[1]}) = {v!r} is not a 0/1 cell of the grid")
+            if cells.setdefault(key2, v) != v:
+                raise Inconsistent(f"two values for cell({key2[0]},{key2[1]})")
+        elif kind == "domain" and "missing_slot" not in c and c["statement"] != statement:
+            raise Inconsistent("unknown domain statement")
+    return sums, cells
+
+
 class DiscreteTomography(Family):
     name = "discrete_tomography"
     prefix = "dis"
@@ -433,24 +459,7 @@ class DiscreteTomography(Family):
         n = self._size(constraints)
         if n != SIZE:
             return self._solve_large(constraints, target, n)
-        sums: dict[tuple[str, int], int] = {}
-        cells: dict[tuple[int, int], int] = {}
-        for c in constraints:
-            kind = c["type"]
-            if kind in ("row_sum", "col_sum"):
-                key = (kind, c["row"] if kind == "row_sum" else c["col"])
-                if not 0 <= key[1] < SIZE:
-                    raise Inconsistent(f"{kind} of a line outside the grid")
-                if sums.setdefault(key, c["value"]) != c["value"]:
-                    raise Inconsistent(f"two values for {kind} {key[1]}")
-            elif kind == "cell":
-                key2, v = (c["row"], c["col"]), c["value"]
-                if not (0 <= key2[0] < SIZE and 0 <= key2[1] < SIZE) or isinstance(v, bool) or v not in (0, 1):
-                    raise Inconsistent(f"cell({key2[0]},{key2[1]}) = {v!r} is not a 0/1 cell of the grid")
-                if cells.setdefault(key2, v) != v:
-                    raise Inconsistent(f"two values for cell({key2[0]},{key2[1]})")
-            elif kind == "domain" and "missing_slot" not in c and c["statement"] != GRID_STATEMENT:
-                raise Inconsistent("unknown domain statement")
+        sums, cells = read_grid_facts(constraints, SIZE, GRID_STATEMENT)
         full = [sums.get(("row_sum", i)) for i in range(SIZE)] + [sums.get(("col_sum", j)) for j in range(SIZE)]
         if None not in full:
             candidates = GRIDS_BY_MARGINS.get(tuple(full), [])  # type: ignore[arg-type]
@@ -494,24 +503,7 @@ class DiscreteTomography(Family):
     def _solve_large(constraints: list[Constraint], target: dict[str, Any], n: int) -> int:
         if not isinstance(n, int) or isinstance(n, bool) or not SIZE < n <= 5:
             raise Inconsistent(f"a grid of side {n!r} is not one this family draws")
-        sums: dict[tuple[str, int], int] = {}
-        cells: dict[tuple[int, int], int] = {}
-        for c in constraints:
-            kind = c["type"]
-            if kind in ("row_sum", "col_sum"):
-                key = (kind, c["row"] if kind == "row_sum" else c["col"])
-                if not 0 <= key[1] < n:
-                    raise Inconsistent(f"{kind} of a line outside the grid")
-                if sums.setdefault(key, c["value"]) != c["value"]:
-                    raise Inconsistent(f"two values for {kind} {key[1]}")
-            elif kind == "cell":
-                key2, v = (c["row"], c["col"]), c["value"]
-                if not (0 <= key2[0] < n and 0 <= key2[1] < n) or isinstance(v, bool) or v not in (0, 1):
-                    raise Inconsistent(f"cell({key2[0]},{key2[1]}) = {v!r} is not a 0/1 cell of the grid")
-                if cells.setdefault(key2, v) != v:
-                    raise Inconsistent(f"two values for cell({key2[0]},{key2[1]})")
-            elif kind == "domain" and "missing_slot" not in c and c["statement"] != grid_statement(n):
-                raise Inconsistent("unknown domain statement")
+        sums, cells = read_grid_facts(constraints, n, grid_statement(n))
         full = [sums.get(("row_sum", i)) for i in range(n)] + [sums.get(("col_sum", j)) for j in range(n)]
         if None in full:
             raise NotUnique("not every row and column sum is given")
