@@ -21,6 +21,7 @@ from tqdm import tqdm
 from elenchos import ELENCHOS_VERSION
 from elenchos.family import PI_RSA_CHOICES, family, level0_probes
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions, suite_of
+from generators.limits import repetitions_problem
 from generators.sources import SESSIONS, wrong_kind
 from harness import HARNESS_VERSION, registry, untrusted
 from harness.elenchos import PROTOCOL_VERSION
@@ -48,7 +49,6 @@ from verifiers.jsonl import parse_json_line
 
 ROLE = "elenchos.agent"
 TRANSCRIPT_SCHEMA = "elenchos_transcript"
-MAX_REPETITIONS = 100  # sessions per set and level; checked before any session is built
 SRA_SPECS = ("sra", "simple_reflex_agent")
 
 
@@ -202,11 +202,9 @@ def validate(cfg: ElenchosRunConfig) -> None:
         raise HarnessError("--limit must be at least 1")
     if cfg.max_concurrent is not None and cfg.max_concurrent < 1:
         raise HarnessError("--max-concurrent must be at least 1")
-    if cfg.repetitions < 1:
-        raise HarnessError("--repetitions must be at least 1")
-    if cfg.repetitions > MAX_REPETITIONS:
-        raise HarnessError(f"--repetitions {cfg.repetitions}: at most {MAX_REPETITIONS} (the papers use 5; "
-                           f"{MAX_REPETITIONS} already makes about {MAX_REPETITIONS * 69} Ladder sessions)")
+    problem = repetitions_problem(cfg.repetitions)
+    if problem is not None:
+        raise HarnessError(problem)
     if cfg.pi_rsa not in PI_RSA_CHOICES:
         raise HarnessError(f"--pi-rsa must be one of {', '.join(PI_RSA_CHOICES)}")
 
