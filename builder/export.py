@@ -37,6 +37,7 @@ from builder.registry import ConfigSpec, all_specs, get_spec
 from builder.shape import decode
 from builder.untrusted import sha256_of
 from generators.jsonl import dumps
+from generators.limits import repetitions_problem
 from generators.safefs import FolderBusy, FolderLock, UnsafePath, atomic_write, atomic_writer
 
 FORMAT = "mira-elenchos-hf-export/2"
@@ -58,10 +59,11 @@ class ExportBusy(RuntimeError):
 
 def check_counts(overrides: Mapping[str, Any]) -> None:
     """Counts an export may ask for, checked before any work (``ValueError``, one line)."""
-    from elenchos.sessions import MAX_REPETITIONS
-
+    problem = repetitions_problem(overrides["repetitions"]) if overrides.get("repetitions") is not None else None
+    if problem is not None:
+        raise ValueError(problem)
     for key, low, high in (("n_a", 0, untrusted.MAX_ROWS), ("n_b", 0, untrusted.MAX_ROWS),
-                           ("n_hard", 1, untrusted.MAX_ROWS), ("repetitions", 1, MAX_REPETITIONS)):
+                           ("n_hard", 1, untrusted.MAX_ROWS)):
         value = overrides.get(key)
         if value is not None and not low <= value <= high:
             raise ValueError(f"--{key.replace('_', '-')} {value}: must be {low} to {high:,}")

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from generators.limits import MAX_INSTANCES
+from generators.limits import MAX_INSTANCES, repetitions_problem
 from generators.safefs import UnsafePath, inside, open_or_refuse
 
 MANIFEST, CHECKSUMS, README = "manifest.json", "CHECKSUMS", "README.md"
@@ -243,11 +243,9 @@ def _validate_params(name: str, params: dict[str, Any], where: str) -> None:
         if key in params:
             _count(params[key], where, f"{field}.{key}", MAX_ROWS)
     if "repetitions" in params:
-        from elenchos.sessions import MAX_REPETITIONS
-
-        if not 1 <= params["repetitions"] <= MAX_REPETITIONS:
-            raise ExportError(f"{where}: {field}.repetitions: must be 1 to {MAX_REPETITIONS}, "
-                              f"got {params['repetitions']}")
+        problem = repetitions_problem(params["repetitions"], f"{where}: {field}.repetitions")
+        if problem is not None:
+            raise ExportError(problem)
     if "difficulties" in params:
         d = params["difficulties"]
         if not d or len(d) > 3 or any(type(x) is not int or x not in (1, 2, 3) for x in d):

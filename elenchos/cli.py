@@ -24,8 +24,8 @@ from typing import Any
 
 from elenchos.curated import PAPER_COUNTS, configuration_lines
 from elenchos.family import MAX_K, PI_RSA_CHOICES, Family, family
-from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, MAX_REPETITIONS, SUITES, sessions
-from generators.limits import cap_jobs
+from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions
+from generators.limits import MAX_REPETITIONS, REPETITIONS_RULE, cap_jobs, repetitions_problem
 from generators.safefs import atomic_writer
 from schemas import schema_errors
 
@@ -35,13 +35,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--sessions", action="store_true", help="also write ladder.jsonl and benchmark.jsonl")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="session dataset seed (default 1234)")
-    p.add_argument("--repetitions", type=_bounded(1, MAX_REPETITIONS), default=DEFAULT_REPETITIONS,
+    p.add_argument("--repetitions", type=_repetitions, default=DEFAULT_REPETITIONS,
                    help=f"sessions per set and level (default {DEFAULT_REPETITIONS}, at most {MAX_REPETITIONS})")
     p.add_argument("--jobs", type=_bounded(1, None),
                    help="worker processes for the kernel runs (default: CPUs, at most 8; capped to the CPUs here)")
     p.add_argument("--pi-rsa", choices=PI_RSA_CHOICES, default="level0",
                    help="the SRA's probe set the sets are classified on: level0 (the paper's: the Level-0 probes, "
                         "default) or cover (a minimum set cover of equation 4)")
+
+
+def _repetitions(text: str) -> int:
+    """An argparse type: a repetitions count within ``generators.limits.MAX_REPETITIONS``."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if repetitions_problem(value) is not None:
+        raise argparse.ArgumentTypeError(f"{value}: {REPETITIONS_RULE}")
+    return value
 
 
 def _bounded(low: int, high: int | None):

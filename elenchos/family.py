@@ -53,8 +53,8 @@ Definitions as implemented (decisions are recorded in ``docs/elenchos.md``):
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import pickle
 import stat
 import sys
 from collections import defaultdict
@@ -279,9 +279,10 @@ def _compute_family(max_k: int, jobs: int | None, choice: str = "level0") -> Fam
 
 
 # The observations and admissibility (~3 s of CPU) are the same for every process that runs the same code on the
-# same library. A folder named by STORE_ENV (opt-in, set only by the test suite for its own processes: a pickle is
-# loaded from it, so it must be a folder only this user writes) keeps them between processes, keyed by the
-# library's and the code's sha256; without it every process computes them itself.
+# same library. A folder named by STORE_ENV (opt-in, set only by the test suite for its own processes) keeps them
+# between processes as JSON (plain data: reading it runs nothing), keyed by the library's and the code's sha256;
+# only a folder no one else may write is used, so that no one else's table is taken for ours. Without it every
+# process computes them itself.
 STORE_ENV = "MIRA_ELENCHOS_FAMILY_STORE"
 _CODE = (Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent / "lambdapy")
 
@@ -294,26 +295,65 @@ def _code_sha256() -> str:
     return digest.hexdigest()
 
 
+STORE_FORMAT = "elenchos-admissibility/1"
+
+
 def _stored_admissibility(kmax: int, jobs: int | None, library_sha256: str) -> _Admissibility:
     folder = os.environ.get(STORE_ENV)
     if not folder:
         return _admissibility(kmax, jobs)
     store = Path(folder)
     store.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if not _private(store):  # a pickle from a folder others can write would run their code: compute instead
+    if not _private(store):  # a table others could have written is not taken for ours: compute instead
         return _admissibility(kmax, jobs)
-    path = store / f"admissibility-{kmax}-{library_sha256[:16]}-{_code_sha256()[:32]}.pickle"
+    path = store / f"admissibility-{kmax}-{library_sha256[:16]}-{_code_sha256()[:32]}.json"
     try:
         with open_regular(path, MAX_STORED_BYTES, root=store) as f:
-            stored = pickle.load(f)
-        if isinstance(stored, _Admissibility):
-            return stored
-    except (OSError, UnsafePath, pickle.UnpicklingError, EOFError):
-        pass
+            return _admissibility_from_json(json.loads(f.read(MAX_STORED_BYTES + 1)))
+    except (OSError, UnsafePath, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
+        pass  # missing, or not a table this code wrote: computed and stored again
     base = _admissibility(kmax, jobs)
-    with atomic_writer(path, "wb") as f:  # create-then-rename: no reader sees half a file
-        pickle.dump(base, f, protocol=pickle.HIGHEST_PROTOCOL)
+    record = _admissibility_to_json(base)
+    if record is not None:
+        with atomic_writer(path, "w") as f:  # create-then-rename: no reader sees half a file
+            json.dump(record, f, ensure_ascii=False, separators=(",", ":"))
     return base
+
+
+def _admissibility_to_json(base: _Admissibility) -> dict[str, Any] | None:
+    """``base`` as plain JSON data, each distinct observation once; None if it holds more than that format keeps
+    (a candidate already classified on a Pi_RSA)."""
+    if any(c.interaction is not None or c.paper_additive is not None for c in base.out.values()):
+        return None
+    index: dict[Observation, int] = {}
+
+    def vector(observations: tuple[Observation, ...]) -> list[int]:
+        return [index.setdefault(o, len(index)) for o in observations]
+
+    table = [[list(c), vector(v)] for c, v in base.table.items()]
+    full = [[list(c), vector(v)] for c, v in base.full.items()]
+    return {"format": STORE_FORMAT,
+            "observations": [[o.sigma, o.result, *(o.epsilon or (None, None))] for o in index],
+            "table": table, "full": full,
+            "out": [[list(c.ids), c.admissible, c.reason, c.detail] for c in base.out.values()],
+            "uniform_sigma": [[k, n] for k, n in base.uniform_sigma.items()]}
+
+
+def _admissibility_from_json(record: dict[str, Any]) -> _Admissibility:
+    """The inverse of ``_admissibility_to_json`` (a ``ValueError`` ... for a record of another shape)."""
+    if record.get("format") != STORE_FORMAT:
+        raise ValueError("not a stored admissibility table")
+    observations = [Observation(str(sigma), None if result is None else str(result),
+                                None if category is None else (str(category), str(message)))
+                    for sigma, result, category, message in record["observations"]]
+
+    def vectors(rows: list[Any]) -> dict[Config, tuple[Observation, ...]]:
+        return {tuple(map(str, c)): tuple(observations[i] for i in v) for c, v in rows}
+
+    out = {tuple(map(str, ids)): Candidate(tuple(map(str, ids)), bool(admissible), str(reason), dict(detail))
+           for ids, admissible, reason, detail in record["out"]}
+    return _Admissibility(vectors(record["table"]), out, vectors(record["full"]),
+                          {int(k): int(n) for k, n in record["uniform_sigma"]})
 
 
 MAX_STORED_BYTES = 256 << 20

@@ -33,7 +33,6 @@ BENCHMARK_LEVEL = 3
 BUDGETS = {"ladder": 50, "benchmark": 65}
 DEFAULT_SEED = 1234
 DEFAULT_REPETITIONS = 5
-MAX_REPETITIONS = 1000  # sessions per (level, set): 69,000 Ladder sessions at most (bounded work, issue 25)
 PREFIX = {"ladder": "lad", "benchmark": "ben"}
 GENERATOR_VERSION = f"elenchos-sessions/{ELENCHOS_VERSION}"
 

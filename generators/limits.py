@@ -10,6 +10,17 @@ import os
 import sys
 
 MAX_INSTANCES = 1_000_000  # instances of one generated file (MIRA-Math) or rows of one exported config
+# Elenchos sessions per (level, set), for generation, exports and runs alike: 69,000 Ladder sessions at most.
+MAX_REPETITIONS = 1_000
+REPETITIONS_RULE = f"must be 1 to {MAX_REPETITIONS:,} (sessions per set and level; the papers use 5)"
+
+
+def repetitions_problem(value: object, name: str = "--repetitions") -> str | None:
+    """``NAME VALUE: must be 1 to 1,000 (...)`` when ``value`` is not a repetitions count within the limit, else
+    None (the one wording of every reader of a repetitions count)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_REPETITIONS:
+        return None
+    return f"{name} {value}: {REPETITIONS_RULE}"
 
 
 def available_cpus() -> int:

@@ -66,9 +66,9 @@ def transcript_line(record: dict[str, Any]) -> tuple[bytes, bool]:
     text, as_is = _dumps(record)
     redacted = redact(text)
     line = (redacted + "\n").encode()
-    # nesting deeper than the limit needs more brackets than the limit (as ``safejson`` counts)
+    # the reader's own nesting rule (``safejson``): a line with fewer brackets than the limit cannot nest deeper
     readable = (as_is and (redacted is text or redacted == text) and len(line) <= untrusted.MAX_LINE_BYTES
-                and text.count("[") + text.count("{") <= untrusted.MAX_DEPTH)
+                and (text.count("[") + text.count("{") <= untrusted.MAX_DEPTH or not untrusted.too_deep(record)))
     return line, readable
 
 

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import os
 import stat
+import struct
+import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -143,3 +146,106 @@ def iter_raw_lines(path: str | Path, max_bytes: int | None = None, max_line: int
 def _short(text: str, limit: int = 300) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# ------------------------------------------------------------------------------------------------- zip archives
+# An inspect ``.eval`` log is a zip archive; its member sizes in the headers are the writer's word, so the members
+# are decompressed here, counting the bytes that come out, before inspect reads a byte of them.
+MAX_ZIP_MEMBERS = 100_000  # a log holds one member per sample, plus a few (header, summaries, journal)
+MAX_ZIP_DIRECTORY_BYTES = 64 << 20  # the central directory (about 100 bytes a member)
+MAX_ZIP_MEMBER_BYTES = 1 << 30  # one member, decompressed (one sample's messages, events and store)
+MAX_ZIP_TOTAL_BYTES = 8 << 30  # every member together, decompressed
+MAX_ZIP_NAME_CHARS = 1024
+_EOCD, _EOCD64, _EOCD64_LOCATOR = b"PK\x05\x06", b"PK\x06\x06", b"PK\x06\x07"
+_CHUNK = 1 << 20
+
+
+def zip_directory(f: IO[bytes]) -> tuple[int, int] | None:
+    """(members, central directory bytes) from the end record of the zip archive ``f`` (zip64 included), or None
+    when ``f`` is not a zip archive. Read before ``zipfile`` builds one object per member."""
+    size = f.seek(0, os.SEEK_END)
+    tail_start = max(0, size - (22 + 0xFFFF))
+    f.seek(tail_start)
+    tail = f.read()
+    at = tail.rfind(_EOCD)
+    if at < 0 or len(tail) - at < 22:
+        return None
+    members, directory = struct.unpack("<HI", tail[at + 10:at + 16])
+    if members != 0xFFFF and directory != 0xFFFFFFFF:
+        return members, directory
+    locator = tail[at - 20:at] if at >= 20 else b""
+    if not locator.startswith(_EOCD64_LOCATOR):
+        return members, directory
+    f.seek(struct.unpack("<Q", locator[8:16])[0])
+    record = f.read(56)
+    if len(record) < 56 or not record.startswith(_EOCD64):
+        return members, directory
+    members64, directory64 = struct.unpack("<QQ", record[32:48])
+    return members64, directory64
+
+
+def check_zip(f: IO[bytes], path: str | Path) -> bool:
+    """Refuse (one ``HarnessError`` line naming ``path`` and the member) a zip archive over the limits: too many
+    members, a member name that is absolute, has ``..`` or is repeated, a member or the whole decompressing to
+    more than ``MAX_ZIP_MEMBER_BYTES`` / ``MAX_ZIP_TOTAL_BYTES`` (counted as they come out, whatever the headers
+    say), a member that cannot be read. False when ``f`` is not a zip archive; ``f`` is left at its start."""
+    end = zip_directory(f)
+    if end is None:
+        f.seek(0)
+        return False
+    members, directory = end
+    if members > MAX_ZIP_MEMBERS:
+        raise HarnessError(f"{path}: a zip archive of {members} members, more than the limit of {MAX_ZIP_MEMBERS}; "
+                           "refusing to read it")
+    if directory > MAX_ZIP_DIRECTORY_BYTES:
+        raise HarnessError(f"{path}: a zip directory of {directory} bytes, more than the limit of "
+                           f"{MAX_ZIP_DIRECTORY_BYTES}; refusing to read it")
+    f.seek(0)
+    try:
+        with zipfile.ZipFile(f) as archive:
+            infos = archive.infolist()
+            if len(infos) > MAX_ZIP_MEMBERS:
+                raise HarnessError(f"{path}: a zip archive of more than {MAX_ZIP_MEMBERS} members; refusing to read it")
+            seen: set[str] = set()
+            total = 0
+            for info in infos:
+                _check_member_name(path, info.filename, seen)
+                total = _decompressed(archive, info, path, total)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, ValueError, EOFError,
+            OSError, zlib.error) as exc:
+        raise HarnessError(f"{path}: not a readable zip archive ({_short(str(exc) or type(exc).__name__, 200)}); "
+                           "refusing to read it") from None
+    f.seek(0)
+    return True
+
+
+def _shown(name: str) -> str:
+    return ascii(name if len(name) <= 100 else name[:97] + "...")
+
+
+def _check_member_name(path: str | Path, name: str, seen: set[str]) -> None:
+    parts = name.replace("\\", "/").split("/")
+    why = (f"longer than {MAX_ZIP_NAME_CHARS} characters" if len(name) > MAX_ZIP_NAME_CHARS
+           else "an absolute path" if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":")
+           else "a '..' component" if ".." in parts
+           else "a NUL or control character" if any(ord(ch) < 32 for ch in name)
+           else "a second member of that name" if name in seen else None)
+    if why is not None:
+        raise HarnessError(f"{path}: member {_shown(name)}: {why}; refusing to read it")
+    seen.add(name)
+
+
+def _decompressed(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | Path, total: int) -> int:
+    """``total`` plus the bytes ``info`` decompresses to, read in chunks and refused past either limit."""
+    size = 0
+    with archive.open(info) as member:
+        while chunk := member.read(_CHUNK):
+            size += len(chunk)
+            total += len(chunk)
+            if size > MAX_ZIP_MEMBER_BYTES:
+                raise HarnessError(f"{path}: member {_shown(info.filename)}: decompresses to more than "
+                                   f"{MAX_ZIP_MEMBER_BYTES} bytes; refusing to read it")
+            if total > MAX_ZIP_TOTAL_BYTES:
+                raise HarnessError(f"{path}: member {_shown(info.filename)}: the archive decompresses to more "
+                                   f"than {MAX_ZIP_TOTAL_BYTES} bytes; refusing to read it")
+    return total

@@ -21,8 +21,9 @@ from pathlib import Path
 from elenchos.cli import run as generate
 from elenchos.family import PI_RSA_CHOICES
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES
+from generators.limits import repetitions_problem
 from harness.elenchos.report import ScoredRun, comparison_tables, render_text, run_tables, summary_json
-from harness.elenchos.run import MAX_REPETITIONS, ElenchosRunConfig, run_elenchos
+from harness.elenchos.run import ElenchosRunConfig, run_elenchos
 from harness.elenchos.score import compare, score_run, score_runs
 from harness.errors import ConfigMismatch, HarnessError
 from harness.plugins import Benchmark
@@ -92,8 +93,9 @@ def main_step(out: Path, args: argparse.Namespace) -> int:
     """Write the family and the session files, run SRA, optimal and random on both suites, print the tables."""
     seed = getattr(args, "elenchos_seed", DEFAULT_SEED)
     repetitions = getattr(args, "elenchos_repetitions", DEFAULT_REPETITIONS)
-    if not 1 <= repetitions <= MAX_REPETITIONS:
-        raise HarnessError(f"--elenchos-repetitions {repetitions}: between 1 and {MAX_REPETITIONS}")
+    problem = repetitions_problem(repetitions, "--elenchos-repetitions")
+    if problem is not None:
+        raise HarnessError(problem)
     data = out / "data" / "elenchos"
     print(f"== Elenchos: configuration family and sessions (seed {seed}, {repetitions} repetitions) into {data}",
           file=sys.stderr)

@@ -11,7 +11,7 @@ import hashlib
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from tqdm import tqdm
 from elenchos import ELENCHOS_VERSION
 from elenchos.family import PI_RSA_CHOICES, family, level0_probes
 from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES, sessions, suite_of
+from generators.limits import repetitions_problem
 from generators.sources import SESSIONS, wrong_kind
 from harness import HARNESS_VERSION, registry, untrusted
 from harness.elenchos import PROTOCOL_VERSION
@@ -40,6 +41,7 @@ from harness.rundir import (
     same_identity,
     sha256_file,
     split_options,
+    transcript_line,
     write_json_atomic,
 )
 from harness.scheduler import fail_episode, run_episodes
@@ -48,7 +50,6 @@ from verifiers.jsonl import parse_json_line
 
 ROLE = "elenchos.agent"
 TRANSCRIPT_SCHEMA = "elenchos_transcript"
-MAX_REPETITIONS = 100  # sessions per set and level; checked before any session is built
 SRA_SPECS = ("sra", "simple_reflex_agent")
 
 
@@ -202,11 +203,9 @@ def validate(cfg: ElenchosRunConfig) -> None:
         raise HarnessError("--limit must be at least 1")
     if cfg.max_concurrent is not None and cfg.max_concurrent < 1:
         raise HarnessError("--max-concurrent must be at least 1")
-    if cfg.repetitions < 1:
-        raise HarnessError("--repetitions must be at least 1")
-    if cfg.repetitions > MAX_REPETITIONS:
-        raise HarnessError(f"--repetitions {cfg.repetitions}: at most {MAX_REPETITIONS} (the papers use 5; "
-                           f"{MAX_REPETITIONS} already makes about {MAX_REPETITIONS * 69} Ladder sessions)")
+    problem = repetitions_problem(cfg.repetitions)
+    if problem is not None:
+        raise HarnessError(problem)
     if cfg.pi_rsa not in PI_RSA_CHOICES:
         raise HarnessError(f"--pi-rsa must be one of {', '.join(PI_RSA_CHOICES)}")
 
@@ -231,6 +230,7 @@ def _run_locked(cfg: ElenchosRunConfig, records: list[dict[str, Any]], source: s
         if run_dir.metrics_json.exists():
             return ElenchosRunResult(run_dir, untrusted.read_json(run_dir.metrics_json), info, 0)
         return ElenchosRunResult(run_dir, finish_metrics(run_dir, info)[0], info, 0)
+    finished = MetricInputs(done.records.values())
     agent = make_agent(cfg)  # before anything is written: a bad agent leaves no folder behind
     try:
         check_agent_identity(info, agent, run_dir)
@@ -239,7 +239,7 @@ def _run_locked(cfg: ElenchosRunConfig, records: list[dict[str, Any]], source: s
                                                 "sessions": len(todo), "execution": execution_of(cfg)})
         started = time.perf_counter()
         try:
-            stats = execute(cfg, run_dir, todo, agent, len(records), len(done.records))
+            stats = execute(cfg, run_dir, todo, agent, len(records), len(done.records), finished)
         except BaseException as exc:
             end_session_failed(run_dir, info, session, exc)
             raise
@@ -247,7 +247,7 @@ def _run_locked(cfg: ElenchosRunConfig, records: list[dict[str, Any]], source: s
         agent.close()
     session.update(end=now_iso(), end_status="complete", wall_s=round(time.perf_counter() - started, 3),
                    scheduler=stats)
-    metrics, info["usage"] = finish_metrics(run_dir, info)
+    metrics, info["usage"] = finish_metrics(run_dir, info, finished)
     overall = metrics["overall"]
     info.update(status="complete", end_time=session["end"], transcript_sha256=sha256_file(run_dir.transcripts),
                 engine_calls=total_calls(info["sessions"]),
@@ -263,7 +263,7 @@ def execution_of(cfg: ElenchosRunConfig) -> dict[str, Any]:
 
 
 def execute(cfg: ElenchosRunConfig, run_dir: RunDir, todo: list[dict[str, Any]], agent: ElenchosAgent,
-            total: int, done: int) -> dict[str, Any]:
+            total: int, done: int, finished_lines: MetricInputs | None = None) -> dict[str, Any]:
     """Run the sessions of ``todo``, appending each finished one to the transcript (validated first)."""
     probes = level0_probes() if any(r["level"] == 0 for r in todo) else {}
 
@@ -277,10 +277,12 @@ def execute(cfg: ElenchosRunConfig, run_dir: RunDir, todo: list[dict[str, Any]],
     with run_dir.writer(cfg.fsync) as writer, bar:
 
         def on_finished(finished: list[ElenchosEpisode]) -> None:
-            lines = []
-            for ep in finished:
-                lines.append(checked_line(ep))
-            writer.write(lines)
+            lines = [checked_line(ep) for ep in finished]
+            written = [transcript_line(line) for line in lines]
+            writer.write_lines(raw for raw, _ in written)
+            if finished_lines is not None:
+                for line, (_, readable) in zip(lines, written, strict=True):
+                    finished_lines.add(line, readable)
             bar.update(len(finished))
 
         stats = run_episodes(episodes(), {AGENT: agent.act}, [AGENT], on_finished, cfg.max_concurrent)
@@ -352,12 +354,67 @@ def load_lines(run_dir: RunDir) -> list[dict[str, Any]]:
     return list(state.records.values())
 
 
-def finish_metrics(run_dir: RunDir, info: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``metrics.json`` from the transcript's live metrics (``score`` recomputes them from the events)."""
-    lines = load_lines(run_dir)
+def finish_metrics(run_dir: RunDir, info: dict[str, Any],
+                   finished: MetricInputs | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``metrics.json`` from the transcript's live metrics (``score`` recomputes them from the events): from
+    ``finished`` when it holds every line as it reads back, else from the transcript file."""
+    lines = finished.lines if finished is not None and finished.exact else load_lines(run_dir)
     metrics = metrics_document(info, [line["live_metrics"] for line in lines])
     write_json_atomic(run_dir.metrics_json, metrics)
     return metrics, usage_totals(lines)
+
+
+METRIC_FIELDS = ("instance_id", "live_metrics", "usage")
+
+
+class MetricInputs:
+    """The fields of each transcript line that ``metrics.json`` and the usage totals are made of, gathered as the
+    lines are read at the start (``RunDir.prepare`` parsed and checked them) and written during the run, so that
+    the end of the run need not read back, parse and re-check the file it has just written (as MIRA-Math's
+    ``MetricInputs``). A written line is kept only if it reads back as it is (``transcript_line``), its parts pass
+    their schemas (``checked_line`` checked the line's own) and the kept fields are plain JSON values; one that is
+    not turns ``exact`` off, and ``finish_metrics`` reads the transcript file as before (reporting the line)."""
+
+    def __init__(self, prior: Iterable[dict[str, Any]] = ()):
+        self.lines: list[dict[str, Any]] = []
+        self.exact = True
+        self._ids: set[str] = set()
+        for line in prior:
+            self._keep(line)
+
+    def add(self, line: dict[str, Any], readable: bool) -> None:
+        if self.exact and not (readable and _parts_valid(line)):
+            self.exact = False
+        self._keep(line)
+
+    def _keep(self, line: dict[str, Any]) -> None:
+        if not self.exact:
+            return
+        rid = line.get("instance_id")
+        kept = {k: line[k] for k in METRIC_FIELDS if k in line}
+        if not isinstance(rid, str) or rid in self._ids or not _plain(kept):
+            self.exact = False
+            return
+        self._ids.add(rid)
+        self.lines.append(kept)
+
+
+def _parts_valid(line: dict[str, Any]) -> bool:
+    try:
+        return all(field not in line or not schema_errors(part, line[field])
+                   for field, part in untrusted.PART_SCHEMAS.get(TRANSCRIPT_SCHEMA, ()))
+    except Exception:  # let the transcript reader say what is wrong
+        return False
+
+
+def _plain(value: Any) -> bool:
+    """Does JSON hold ``value`` as it is (dicts with string keys, lists, strings, numbers, booleans, null)?"""
+    kind = type(value)
+    if kind is dict:
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    if kind is list:
+        return all(_plain(v) for v in value)
+    return kind in (str, int, float, bool, type(None))
 
 
 def metrics_document(info: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:

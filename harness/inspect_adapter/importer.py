@@ -51,11 +51,12 @@ def _read(path: str) -> Any:
         raise HarnessError("import-inspect needs inspect_ai: pip install -e '.[inspect]'") from None
     if not Path(path).exists():
         raise HarnessError(f"{path}: no such inspect log")
-    untrusted.check_regular(path, untrusted.MAX_INSPECT_LOG_BYTES)
-    try:
-        return read_eval_log(path)
-    except Exception as exc:  # inspect raises several types for unreadable logs
-        raise HarnessError(f"{path}: not a readable inspect log: {exc}") from None
+    with untrusted.open_file(path, untrusted.MAX_INSPECT_LOG_BYTES) as f:  # inspect reads this descriptor
+        is_zip = untrusted.check_zip(f, path)  # a .eval log: its members bounded before inspect unpacks them
+        try:
+            return read_eval_log(f, format="eval" if is_zip else "json")
+        except Exception as exc:  # inspect raises several types for unreadable logs
+            raise HarnessError(f"{path}: not a readable inspect log: {exc}") from None
 
 
 def import_log(path: str, out: str, label: str | None = None) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from harness.mira.metrics import summarize
 from harness.mira.run import MetricInputs, MiraRunConfig, run_mira
 from harness.mira.score import load_records, score_run
 from harness.rundir import RunDir, dumps, transcript_line
-from harness.untrusted import MAX_DEPTH
+from harness.untrusted import MAX_DEPTH, parse_record
 
 
 def _record(rid: str = "x-1", **extra: object) -> dict:
@@ -35,10 +35,20 @@ def test_a_plain_line_is_the_writer_line_and_reads_back() -> None:
 
 @pytest.mark.parametrize("extra", [
     {"usage": {"solver": {"cost": float("nan")}}},  # not JSON: written through strictify
-    {"deep": json.loads("[" * MAX_DEPTH + "]" * MAX_DEPTH)},  # nested deeper than the reader allows
+    {"deep": json.loads("[" * MAX_DEPTH + "1" + "]" * MAX_DEPTH)},  # nested deeper than the reader allows
 ])
 def test_a_line_that_would_not_read_back_as_written_is_flagged(extra: dict) -> None:
     assert transcript_line(_record(**extra))[1] is False
+
+
+def test_the_nesting_rule_is_the_readers() -> None:
+    """Many brackets, shallow (an Elenchos line's events): read back as written; exactly the reader's limit too."""
+    for extra in ({"events": [{"probe": [i], "seen": {"a": [i]}} for i in range(200)]},
+                  {"deep": json.loads("[" * (MAX_DEPTH - 1) + "1" + "]" * (MAX_DEPTH - 1))}):
+        line, readable = transcript_line(_record(**extra))
+        assert readable and parse_record(line)[1] is None
+    line, readable = transcript_line(_record(deep=json.loads("[" * MAX_DEPTH + "1" + "]" * MAX_DEPTH)))
+    assert not readable and "nested deeper" in parse_record(line)[1]
 
 
 def test_a_redacted_line_is_flagged() -> None:

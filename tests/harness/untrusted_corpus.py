@@ -259,7 +259,7 @@ def cases() -> list[Case]:
         Case("rejudge outputs through planted links", "writes", _rejudge_through_links, "ok"),
         Case("resume appends through a linked transcripts.jsonl", "writes", _resume_through_link,
              message="symbolic link"),
-        Case("elenchos --repetitions 10**9", "bounded", _elenchos_repetitions, message="at most"),
+        Case("elenchos --repetitions 10**9", "bounded", _elenchos_repetitions, message="must be 1 to 1,000"),
         *(Case(f"score: .lock is {kind}", "lock", _planted_lock(kind), message="writer lock")
           for kind in ("outside_link", "fifo", "devzero", "directory")),
     ]

@@ -114,3 +114,43 @@ def test_sessions_file_from_the_generator_is_accepted(tmp_path: Path, fam) -> No
                                                                                        "benchmark.jsonl"),
                                             agent="random", agent_options={"seed": "9"}, progress=False))
     assert result.metrics["overall"]["n"] == 14 and result.info["config"]["suite"] == "benchmark"
+
+
+def test_the_end_of_a_run_does_not_read_its_transcript_back(tmp_path: Path, sra_run: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """metrics.json comes from the lines just written (and those read at the start of a resume), byte for byte the
+    same as from the transcript file."""
+    import harness.elenchos.run as run_module
+
+    def no_reread(run_dir: RunDir) -> list[dict]:
+        raise AssertionError("the transcript was read back")
+
+    monkeypatch.setattr(run_module, "load_lines", no_reread)
+    out = tmp_path / "in_memory"
+    cfg = ElenchosRunConfig(out=str(out), suite="benchmark", agent="sra", progress=False)
+    run_elenchos(cfg)
+    assert (out / "metrics.json").read_bytes() == (sra_run / "metrics.json").read_bytes()
+    usage = [json.loads((run / "run.json").read_text())["usage"] for run in (out, sra_run)]
+    assert usage[0] == usage[1]
+    path = out / "transcripts.jsonl"
+    path.write_bytes(b"\n".join(path.read_bytes().split(b"\n")[:30]) + b"\n")  # a crash after 30 sessions
+    info = json.loads((out / "run.json").read_text())
+    info["status"] = "running"
+    (out / "run.json").write_text(json.dumps(info))
+    (out / "metrics.json").unlink()
+    assert run_elenchos(cfg).ran == 40
+    assert (out / "metrics.json").read_bytes() == (sra_run / "metrics.json").read_bytes()
+
+
+def test_a_line_that_may_not_read_back_as_it_is_sends_the_end_to_the_file() -> None:
+    from harness.elenchos.run import MetricInputs
+
+    line = {"instance_id": "a", "live_metrics": {"id": "a", "V": 1}, "usage": {}}
+    kept = MetricInputs([line])
+    kept.add({**line, "instance_id": "b"}, readable=True)
+    assert kept.exact and [x["instance_id"] for x in kept.lines] == ["a", "b"]
+    for bad, readable in (({**line, "instance_id": "c"}, False), (line, True),
+                          ({**line, "instance_id": "d", "live_metrics": {"id": "d", "P": (1, 2)}}, True)):
+        inputs = MetricInputs([line])
+        inputs.add(bad, readable)  # not as written, a second "a", a tuple that reads back as a list
+        assert not inputs.exact
