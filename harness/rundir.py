@@ -441,3 +441,14 @@ def end_session_failed(run_dir: RunDir, info: dict[str, Any], session: dict[str,
 def _short(value: Any) -> str:
     text = json.dumps(value, sort_keys=True)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def json_plain(value: Any) -> bool:
+    """Does JSON hold ``value`` as it is (dicts with string keys, lists, strings, numbers, booleans, null)? A line
+    made of such values reads back equal, so a run may keep it in memory instead of reading its transcript again."""
+    kind = type(value)
+    if kind is dict:
+        return all(type(k) is str and json_plain(v) for k, v in value.items())
+    if kind is list:
+        return all(json_plain(v) for v in value)
+    return kind in (str, int, float, bool, type(None))

@@ -37,6 +37,7 @@ from harness.rundir import (
     end_session_failed,
     environment,
     fingerprint,
+    json_plain,
     now_iso,
     same_identity,
     sha256_file,
@@ -392,7 +393,7 @@ class MetricInputs:
             return
         rid = line.get("instance_id")
         kept = {k: line[k] for k in METRIC_FIELDS if k in line}
-        if not isinstance(rid, str) or rid in self._ids or not _plain(kept):
+        if not isinstance(rid, str) or rid in self._ids or not json_plain(kept):
             self.exact = False
             return
         self._ids.add(rid)
@@ -405,16 +406,6 @@ def _parts_valid(line: dict[str, Any]) -> bool:
                    for field, part in untrusted.PART_SCHEMAS.get(TRANSCRIPT_SCHEMA, ()))
     except Exception:  # let the transcript reader say what is wrong
         return False
-
-
-def _plain(value: Any) -> bool:
-    """Does JSON hold ``value`` as it is (dicts with string keys, lists, strings, numbers, booleans, null)?"""
-    kind = type(value)
-    if kind is dict:
-        return all(type(k) is str and _plain(v) for k, v in value.items())
-    if kind is list:
-        return all(_plain(v) for v in value)
-    return kind in (str, int, float, bool, type(None))
 
 
 def metrics_document(info: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:

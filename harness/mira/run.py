@@ -24,6 +24,7 @@ from harness.rundir import (
     end_session_failed,
     environment,
     fingerprint,
+    json_plain,
     now_iso,
     same_identity,
     sha256_file,
@@ -296,7 +297,6 @@ def finish_metrics(run_dir: RunDir, info: dict[str, Any],
 
 
 METRIC_FIELDS = ("instance_id", "family", "type", "difficulty", "condition", "live_metrics", "usage")
-PLAIN_SCALARS = (str, int, float, bool, type(None))
 
 
 class MetricInputs:
@@ -332,7 +332,7 @@ class MetricInputs:
             return
         rid = record.get("instance_id")
         kept = {k: record[k] for k in METRIC_FIELDS if k in record}
-        if (not isinstance(rid, str) or rid in self._ids or not _plain(kept)
+        if (not isinstance(rid, str) or rid in self._ids or not json_plain(kept)
                 or not (expected_checked or expected_decodes(record))):
             self.exact = False
             return
@@ -345,16 +345,6 @@ def _schema_valid(record: dict[str, Any]) -> bool:
         return bool(fast_validator(TRANSCRIPT_SCHEMA).is_valid(record))
     except Exception:  # e.g. a key that is not a string: let the transcript reader say what is wrong
         return False
-
-
-def _plain(value: Any) -> bool:
-    """Does JSON hold ``value`` as it is (dicts with string keys, lists, strings, numbers, booleans, null)?"""
-    kind = type(value)
-    if kind is dict:
-        return all(type(k) is str and _plain(v) for k, v in value.items())
-    if kind is list:
-        return all(_plain(v) for v in value)
-    return kind in PLAIN_SCALARS
 
 
 def usage_totals(records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
