@@ -540,8 +540,8 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
     forms: dict[str, tuple[str, str]] = {}
     lengths: dict[str, set[int]] = {}
     for slot, d in reversed(described):  # the first slot to give a form keeps it: written last
-        own = layout.only(d.entity, d.owner)  # all it reads
-        one_forms, one_lengths = _cached(_DESCRIBED, (slot, d, own), lambda s=slot, d=d, own=own: _one_slot(s, d, own))
+        one_forms, one_lengths = _cached(_DESCRIBED, (slot, d, _layout_read(d, layout)),
+                                         lambda s=slot, d=d: _one_slot(s, d, layout))
         forms.update(one_forms)
         for word, ls in one_lengths.items():
             lengths.setdefault(word, set()).update(ls)
@@ -570,6 +570,22 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
                     indexed.setdefault(head, (d.entity, d.owner))
     return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()},
                      role_pattern() if nouns else None, nouns, slots, at, layout, indexed)
+
+
+def _layout_read(d: SlotDescription, layout: Layout) -> tuple[Any, ...]:
+    """What ``reader_phrases(d, layout)`` reads of the layout (only its entity's axes, ``generators.describe``): for
+    one axis, the slot's rank among the others, their count, the axis's range and whether the slot is the second
+    to last; for two, both axes' indices and ranges; for none, nothing. Slots whose phrases are made from equal
+    readings share them."""
+    axes = len(d.indices)
+    if axes == 1:
+        key, k = (d.entity, d.owner, 0), d.indices[0]
+        here = layout.positions.get(key, ())
+        return layout.rank(d, 0), len(here), layout.extents.get(key), len(here) > 2 and k == here[-2]
+    if axes == 2:
+        keys = ((d.entity, d.owner, 0), (d.entity, d.owner, 1))
+        return tuple((layout.positions.get(key), layout.extents.get(key)) for key in keys)
+    return ()
 
 
 def _unique_nouns(described: tuple[tuple[str, SlotDescription], ...]) -> dict[str, tuple[str, str]]:
