@@ -194,7 +194,8 @@ def test_a_request_over_the_length_bound_is_declined_unread(instances: list[dict
 
 
 def test_described_phrases_fast_path_equals_alias_form() -> None:
-    """The lexicon's fast path for plain lower-case phrases gives exactly ``alias_form``."""
+    """The lexicon's fast paths for plain phrases (lower case, or with capitals, commas and hyphens between words)
+    give exactly ``alias_form``."""
     from generators.describe import Layout, SlotDescription, reader_phrases, role_phrases
     from harness.mira.agents.rule_lexicon import _alias_form
     from harness.text import alias_form
@@ -205,6 +206,8 @@ def test_described_phrases_fast_path_equals_alias_form() -> None:
     phrases = [p for group in (cells, samples) for d in group for p, _ in reader_phrases(d, Layout.of(group))]
     phrases += [p for d in cells[:1] + samples[:1] for p in role_phrases(d)]
     phrases += ["your prior", "the lambda rate", "pi", "an entry", "mod m3", "the i.e. entry", "a 4th entry", "the 2nd",
-                "an 1", "x 1 2", "the 3 entries", "row 10 column 2", "your 2 rates"]
+                "an 1", "x 1 2", "the 3 entries", "row 10 column 2", "your 2 rates", "The A-B", "a-b", "x0-1 y",
+                "Row 1, Column 2", "an-1", "the, x", "M, row 2", "X-Ray 3", "1-2", "A, 1", "a b-c, d-4 e",
+                "the bottom row of M, second column", "the top-left entry", "row 1,column 2", "row 1 ,column 2"]
     assert len(phrases) > 1000
     assert [_alias_form(p) for p in phrases] == [alias_form(p) for p in phrases]

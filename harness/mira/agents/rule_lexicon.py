@@ -175,9 +175,9 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
     hint_forms = _joined(_forms((*hint["request_aliases"], hint["slot"])), vocab["hint"])
     if not any(_BY_ID[hint_forms]):
         raise HarnessError(f"{instance['id']}: the hint has no usable request alias")
-    hint_description = _cached(_SLOTS, (family.name, _freeze(hint["constraint"])),
+    hint_description = _cached(_SLOTS, (family.name, _structure(hint["constraint"])),
                                lambda: _slot_forms(family, hint["constraint"]))[2]
-    slots = {agent: [(c, _cached(_SLOTS, (family.name, _freeze(c)), lambda c=c: _slot_forms(family, c)))
+    slots = {agent: [(c, _cached(_SLOTS, (family.name, _structure(c)), lambda c=c: _slot_forms(family, c)))
                      for c in views[agent]["constraints_machine"]] for agent in ("A", "B")}  # each looked up once
     held = {names[0] for agent in ("A", "B") for _, names in slots[agent] if names[0]}
     counting = tuple(s for s in (instance.get("verifier") or {}).get("candidate_slots") or ()
@@ -326,6 +326,19 @@ def _freeze(value: Any) -> str:
     return repr(value)
 
 
+# Fields that give a fact's value, never which slot it fills: no family's ``slot_name``, ``slot_aliases`` or
+# ``describe_slot`` reads them (checked on the default split and the hard tier: the constraints equal without
+# them give equal names and descriptions), so facts that differ only in them share one entry of ``_SLOTS``.
+_VALUE_FIELDS = frozenset(("value", "num", "denom", "values", "residue", "rhs", "y", "statement"))
+
+
+def _structure(constraint: Any) -> str:
+    """``_freeze`` of a constraint without its value fields: the key of its slot's names and description."""
+    if isinstance(constraint, dict) and not _VALUE_FIELDS.isdisjoint(constraint):
+        return repr({k: v for k, v in constraint.items() if k not in _VALUE_FIELDS})
+    return repr(constraint)
+
+
 def _forms(phrases: tuple[Any, ...]) -> int:
     """The id of the name forms (``alias_form``) of ``phrases``; equal phrase lists share one id."""
     found = _INTERNED.get(phrases)
@@ -337,17 +350,26 @@ def _forms(phrases: tuple[Any, ...]) -> int:
 
 _PLAIN = re.compile(r"[a-z]+(?: [a-z]+)*")
 _PLAIN_WITH_DIGITS = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
+_ASCII_WORDS = re.compile(r"[A-Za-z0-9]+(?:(?:, | |-)[A-Za-z0-9]+)*")
 _SPACE_BEFORE_DIGIT = re.compile(r"(?<=[a-z]) (?=[0-9])")
+_HYPHEN_IN_WORD = re.compile(r"(?<=[a-z])-(?=[a-z])")
 
 
 def _alias_form(phrase: str) -> str:
-    """``alias_form``, with a fast path for the plain lower-case words (and numbers) most described phrases are:
-    normalising them only joins a number to the word before it ("resistor 4" -> "resistor4"), and the article
-    goes after (checked equal by tests/harness/test_harness_rule.py)."""
+    """``alias_form``, with fast paths for the plain words (and numbers) most described phrases are: normalising
+    them only joins a number to the word before it ("resistor 4" -> "resistor4"), and the article goes after;
+    with capitals, commas and hyphens between words ("row 1 of M, column 0", "the top-left entry"), it also
+    lowers the case, reads a hyphen between letters as a space and drops the space after a comma (checked equal
+    by tests/harness/test_harness_rule.py)."""
     if _PLAIN.fullmatch(phrase):
         return _without_article(phrase)
     if _PLAIN_WITH_DIGITS.fullmatch(phrase):
         return _without_article(_SPACE_BEFORE_DIGIT.sub("", phrase))
+    if _ASCII_WORDS.fullmatch(phrase):
+        form = phrase.lower()
+        if "-" in form:
+            form = _HYPHEN_IN_WORD.sub(" ", form)
+        return _without_article(_SPACE_BEFORE_DIGIT.sub("", form.replace(", ", ",")))
     return alias_form(phrase)
 
 
@@ -518,8 +540,8 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
     forms: dict[str, tuple[str, str]] = {}
     lengths: dict[str, set[int]] = {}
     for slot, d in reversed(described):  # the first slot to give a form keeps it: written last
-        own = layout.only(d.entity, d.owner)  # all it reads
-        one_forms, one_lengths = _cached(_DESCRIBED, (slot, d, own), lambda s=slot, d=d, own=own: _one_slot(s, d, own))
+        one_forms, one_lengths = _cached(_DESCRIBED, (slot, d, _layout_read(d, layout)),
+                                         lambda s=slot, d=d: _one_slot(s, d, layout))
         forms.update(one_forms)
         for word, ls in one_lengths.items():
             lengths.setdefault(word, set()).update(ls)
@@ -548,6 +570,22 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
                     indexed.setdefault(head, (d.entity, d.owner))
     return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()},
                      role_pattern() if nouns else None, nouns, slots, at, layout, indexed)
+
+
+def _layout_read(d: SlotDescription, layout: Layout) -> tuple[Any, ...]:
+    """What ``reader_phrases(d, layout)`` reads of the layout (only its entity's axes, ``generators.describe``): for
+    one axis, the slot's rank among the others, their count, the axis's range and whether the slot is the second
+    to last; for two, both axes' indices and ranges; for none, nothing. Slots whose phrases are made from equal
+    readings share them."""
+    axes = len(d.indices)
+    if axes == 1:
+        key, k = (d.entity, d.owner, 0), d.indices[0]
+        here = layout.positions.get(key, ())
+        return layout.rank(d, 0), len(here), layout.extents.get(key), len(here) > 2 and k == here[-2]
+    if axes == 2:
+        keys = ((d.entity, d.owner, 0), (d.entity, d.owner, 1))
+        return tuple((layout.positions.get(key), layout.extents.get(key)) for key in keys)
+    return ()
 
 
 def _unique_nouns(described: tuple[tuple[str, SlotDescription], ...]) -> dict[str, tuple[str, str]]:
