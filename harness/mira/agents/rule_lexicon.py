@@ -593,7 +593,7 @@ def _unique_nouns(described: tuple[tuple[str, SlotDescription], ...]) -> dict[st
     description names the one thing it fits ("the correlation" when the portfolio has two assets)."""
     carriers: dict[str, set[str]] = {}
     for slot, d in described:
-        for noun in {d.entity, d.group, *d.synonyms}:
+        for noun in dict.fromkeys((d.entity, d.group, *d.synonyms)):  # in order: the same on every run
             carriers.setdefault(alias_form(noun), set()).add(slot)
     out = {}
     for noun, slots in carriers.items():
