@@ -92,8 +92,7 @@ def check_hints(
         b_alone = None
     if b_alone is not None:
         raise CheckFailed("local_underdetermination_b", f"B's view alone determines the target ({b_alone})")
-    if len(hints) > 1:
-        find_witness(family, view_a, hints[0], target, answer, check_alternatives=False)
+    require_open(family, view_a, target)
     witnesses = []
     for i, hint in enumerate(hints):
         others = [h for j, h in enumerate(hints) if j != i]
@@ -102,21 +101,21 @@ def check_hints(
     return witnesses
 
 
-def find_witness(
-    family: Family, view_a: list[Constraint], hint: Constraint, target: dict[str, Any], answer: Answer,
-    check_alternatives: bool = True,
-) -> Witness | None:
-    """A completion of ``view_a`` by another value of ``hint``'s slot with another target value (``view_a`` is
-    A's view, plus the other hints when k > 1). ``check_alternatives=False`` only checks that ``view_a`` alone does
-    not settle the target."""
+def require_open(family: Family, view_a: list[Constraint], target: dict[str, Any]) -> None:
+    """``CheckFailed`` when ``view_a`` alone settles the target."""
     try:
         alone = family.solve(view_a, target)
     except (NotUnique, Inconsistent):
-        alone = None
-    if alone is not None:
-        raise CheckFailed("local_underdetermination", f"A's view alone determines the target ({alone})")
-    if not check_alternatives:
-        return None
+        return
+    raise CheckFailed("local_underdetermination", f"A's view alone determines the target ({alone})")
+
+
+def find_witness(
+    family: Family, view_a: list[Constraint], hint: Constraint, target: dict[str, Any], answer: Answer
+) -> Witness:
+    """A completion of ``view_a`` by another value of ``hint``'s slot with another target value (``view_a`` is
+    A's view, plus the other hints when k > 1)."""
+    require_open(family, view_a, target)
     for alt in family.hint_alternatives(hint, view_a, target):
         if alt == hint:
             continue

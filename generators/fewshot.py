@@ -100,10 +100,9 @@ def few_shot_examples(
     if slot_notice and set(ks) != {1}:
         raise ValueError("the slot-notice ablation exists for k = 1 only")
     top = max(3, *difficulties)
-    pools = {one: _Pool(family, dataset_seed, list(split_facts), slot_notice, one, top) for one in sorted(set(ks))}
-    chosen: list[Facts] = []
-    for pool in pools.values():
-        pool.chosen = chosen  # examples differ from each other whatever their k
+    chosen: list[Facts] = []  # shared: the examples differ from each other whatever their k
+    avoid = list(split_facts)
+    pools = {one: _Pool(family, dataset_seed, avoid, slot_notice, chosen, one, top) for one in sorted(set(ks))}
     return [pools[one].take(i, requested) for i, (requested, one) in enumerate(zip(difficulties, ks, strict=True))]
 
 
@@ -115,11 +114,10 @@ class _Pool:
     it had not drawn before (the difficulty's views are then all known, and the split holds the rest).
     """
 
-    def __init__(self, family: Family, dataset_seed: int, avoid: list[Facts], slot_notice: bool, k: int = 1,
-                 top: int = 3):
+    def __init__(self, family: Family, dataset_seed: int, avoid: list[Facts], slot_notice: bool,
+                 chosen: list[Facts], k: int, top: int):
         self.family, self.dataset_seed, self.avoid, self.slot_notice = family, dataset_seed, avoid, slot_notice
-        self.k, self.top = k, top
-        self.chosen: list[Facts] = []
+        self.chosen, self.k, self.top = chosen, k, top
         self.streams: dict[int, list[Candidate]] = {}
 
     def take(self, k: int, requested: int) -> dict[str, Any]:

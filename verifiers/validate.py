@@ -146,14 +146,13 @@ def _static_problems(family: Family, inst: dict[str, Any]) -> list[tuple[str, st
     problems += _hint_problems(family, hints)
     if k > 1 and "each_hint_necessary" not in inst["verifier"]["checks"]:
         problems.append(("verifier.checks", "a record with k_min > 1 lists each_hint_necessary among its checks"))
-    expected_version = generator_version(inst["requested_difficulty"], k)
-    if inst["generator_version"] not in (expected_version, *OLDER_VERSIONS.get(expected_version, ())):
+    # the tier, not the exact version: a file made by another release still validates on its content
+    hard = inst["requested_difficulty"] > 3 or k > 1
+    if ("+hard." in inst["generator_version"]) != hard:
         problems.append(("generator_version", f"a record at requested difficulty {inst['requested_difficulty']} with "
-                                              f"k_min {k} carries {expected_version}"))
+                                              f"k_min {k} carries a {'hard-tier' if hard else 'paper'} version "
+                                              f"(this release: {generator_version(inst['requested_difficulty'], k)})"))
     return problems
-
-
-OLDER_VERSIONS: dict[str, tuple[str, ...]] = {}  # earlier versions a file may still carry for a tier, if any
 
 
 def _hint_problems(family: Family, hints: list[dict]) -> list[tuple[str, str]]:
