@@ -65,6 +65,7 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
     AMBIGUOUS,
     HINT,
     KNOWN,
+    LINEAR_EXPR,
     OTHER,
     PART,
     TARGET,
@@ -73,6 +74,7 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
     Mention,
     build_lexicon,
     find_mentions,
+    hint_name_forms,
     loose_meaning,
     slot_names,
     typo_corrections,
@@ -517,6 +519,45 @@ def _decide(asked: list[Mention], unnamed: list[str], context: list[Mention]) ->
     return Judgement(kind == HINT, rule, phrases, aside, described, (kind,))
 
 
+# ------------------------------------------------------------------------------------ plain requests
+# "What is P(H)?", "Need lambda_0.", "Could you give me the entry m10?": a request that is one of a few asking
+# frames around one of the hint's own names is read exactly as ``judge`` reads it (asked: that name; nothing else
+# in the text can name a slot), so it is decided from the hint's names alone and the instance's lexicon is built
+# only when a request needs it (issue 27). tests/harness/test_rule_plain.py checks the two readings agree on
+# every hint name in every frame over the default split, the hard tier's k = 1 records and the corpora.
+PLAIN_FRAME = re.compile(
+    r"(?:(?:hi|hello|hey)\W+)?(?:please\s+)?"
+    r"(?:what is|whats|what are|i need|need|give me|send me|send|tell me|"
+    r"(?:could|can|would) you (?:please )?(?:give|send|tell) me)?\s*"
+    r"(?:the\s+|your\s+)?(?P<name>[^\s?!.].*?)\s*(?:,?\s*please)?\s*[?!.]*")
+# words some reading of ``judge`` starts from (roles, relations, indices, conjunctions): such a request is read whole
+_PLAIN_GUARDS = re.compile(r"\b(?:or|also|plus|not|other|after|before|below|above|under|over|following|"
+                           r"preceding|index|position|step|time|missing|remaining|dont|lack|only|one|which)\b|;")
+
+
+def plain_request(instance: dict[str, Any], request: str) -> Judgement | None:
+    """``judge``'s judgement of a plain request for one of the hint's names (k = 1), or None for any other."""
+    if len(request) > 200:
+        return None
+    text = _MARKS.sub(" ", normalize(request))
+    frame = PLAIN_FRAME.fullmatch(text)
+    if frame is None or _PLAIN_GUARDS.search(text):
+        return None
+    if "minus" in text or " of" in text:
+        text = CLUMSY.sub(_unclumsy, text)
+        frame = PLAIN_FRAME.fullmatch(text)
+        if frame is None:
+            return None
+    hint = instance["minimal_hint_spec"]["atomic_hints"][0]
+    constraint = hint.get("constraint")
+    if isinstance(constraint, dict) and isinstance(constraint.get("coeffs"), dict) and LINEAR_EXPR.search(text):
+        return None  # a linear hint is also named by its left-hand side, in any order: read whole
+    name = frame.group("name")
+    if name not in hint_name_forms(tuple(hint["request_aliases"]), hint["slot"]):
+        return None
+    return Judgement(True, "hint", (name,), (), (), (HINT,))
+
+
 # ------------------------------------------------------------------------------------ the agent
 class RuleResponder(Responder):
     privileged = True
@@ -553,6 +594,10 @@ class RuleResponder(Responder):
         return found
 
     def judge(self, instance: dict[str, Any], request: str, hint_index: int | None = None) -> Judgement:
+        if hint_index is None and len(instance["minimal_hint_spec"]["atomic_hints"]) == 1:
+            plain = plain_request(instance, request)
+            if plain is not None:
+                return plain
         lexicon = self.lexicon(instance, hint_index)
         found = lexicon.judged.get(request)  # lexicons are shared by instances of one shape: so are judgements
         if found is None:

@@ -298,6 +298,7 @@ _SHAPES: dict[Any, Shape] = {}
 _LEXICONS: dict[Any, Lexicon] = {}
 _PATTERNS: dict[frozenset[str], re.Pattern[str]] = {}
 _PHRASE_FORMS: dict[str, str] = {}  # reader phrase -> its form
+_PLAIN_NAMES: dict[Any, frozenset[str]] = {}  # (the hint's aliases, its slot) -> their forms
 _FIRST_WORDS: dict[str, str] = {}  # form -> its first word ("" for none)
 _ROLE_PHRASES: dict[SlotDescription, tuple[str, ...]] = {}  # a description -> its role phrases (shared by its kind)
 
@@ -315,7 +316,7 @@ def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
     caches = (_SIGNATURES, _VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC,
               _ALNUM, _DESCRIBED, _TABLES,
-              _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES, _PHRASE_FORMS, _FIRST_WORDS, _ROLE_PHRASES)
+              _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES, _PHRASE_FORMS, _FIRST_WORDS, _ROLE_PHRASES, _PLAIN_NAMES)
     for cache in caches:
         cache.clear()
 
@@ -381,6 +382,17 @@ def _without_article(form: str) -> str:
 
 
 _ARTICLES = ("the ", "a ", "an ", "your ")
+
+
+def hint_name_forms(aliases: tuple[str, ...], slot: str) -> frozenset[str]:
+    """The forms of the hint's own names (its request aliases and slot), as ``build_lexicon`` gives them."""
+    key = ("\x00plain", aliases, slot)
+    found = _PLAIN_NAMES.get(key)
+    if found is None:
+        if len(_PLAIN_NAMES) >= _CACHE_SIZE:
+            _PLAIN_NAMES.clear()
+        found = _PLAIN_NAMES[key] = frozenset(_phrase_form(p) for p in (*aliases, slot) if isinstance(p, str))
+    return found
 
 
 def _joined(first: int, second: int) -> int:
