@@ -33,11 +33,11 @@ def instances() -> list[dict]:
 
 def test_plain_path_agrees_with_the_full_reading(instances: list[dict]) -> None:
     taken, families = 0, Counter()
-    for instance in instances:
+    for n, instance in enumerate(instances):
         hint = instance["minimal_hint_spec"]["atomic_hints"][0]
         lexicon = build_lexicon(instance)
         for name in (*hint["request_aliases"], hint["slot"]):
-            for frame in FRAMES:
+            for frame in (FRAMES[0], FRAMES[1 + n % (len(FRAMES) - 1)]):  # every frame, over the instances
                 request = frame.format(name)
                 plain = plain_request(instance, request)
                 if plain is None:
@@ -45,7 +45,7 @@ def test_plain_path_agrees_with_the_full_reading(instances: list[dict]) -> None:
                 taken += 1
                 families[instance["family"]] += 1
                 assert plain == judge(request, lexicon), (instance["id"], request)
-    assert taken > 10 * len(instances)
+    assert taken > 3 * len(instances)
     assert len(families) == 22, sorted(families)  # every family has names the plain path reads
 
 
