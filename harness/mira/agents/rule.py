@@ -223,6 +223,9 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
         return judgement
     # a misspelt name ("the 3rd congrunce"): read again with each word one edit away from exactly one word of the
     # instance's names corrected; only a reading that then asks for the hint alone changes the decision
+    focused = _by_sentences(text, lexicon)
+    if focused is not None:
+        return focused
     fixes = typo_corrections(text, lexicon)
     if fixes:
         corrected = _read(_corrected(text, fixes), lexicon)
@@ -324,6 +327,76 @@ def _focus(clause: str) -> str:
             if pattern is CONCLUSION and NEED_FOCUS.search(clause, m.end()):  # "..., so I need two initial values"
                 return clause[m.end():]
     return clause
+
+
+# A request of several sentences: reasoning first, the question last ("... so only h0*x0 survives. So I need the
+# measured value at k = 0. What is it?"). The question is read alone when the sentences before it ask nothing
+# (no question, no request, no need of another quantity); a question that names nothing but points back ("What is
+# it?", "Could you give me that entry?") asks for what the last statement of need before it names.
+_SENTENCE = re.compile(r"(?<=[?!])(?<![=≡]\?)|\.(?=[a-z\ue000-\ue0ff(\[]|$)|\n")
+ANAPHOR = re.compile(r"\b(?:it|its|that|this|them|those|these|thereof)\b")
+NEED_STATEMENT = re.compile(  # what is needed follows
+    rf"{NEED_FOCUS.pattern}|\bfill in\b|\bwhats? left(?: is)?\b|\bonly lacks?\b|"
+    r"\b(?:id|i would|wed|we would) like to (?:check|know|have|get)\b|"
+    r"\b(?:im|i am) (?:guessing|assuming)\b|\bi (?:guess|think|believe|assume|suspect)\b|\b(?:uses|involves)\b")
+NEEDED_BEFORE = re.compile(  # what is needed comes first: "the path sum through vertex 0 would close the system"
+    r"\b(?:would|will|could|should) (?:close|complete|settle|determine|fix|pin down|finish|resolve)\b|"
+    r"\b(?:is|are|remains?|still) (?:still )?(?:missing|unknown|undetermined|open|absent)\b")
+_CONTENT = re.compile(r"\b(?!(?:the|a|an|is|are|it|one|number|value|thing|piece|quantity|that|this)\b)[a-z0-9]+")
+
+
+def _by_sentences(text: str, lexicon: Lexicon) -> Judgement | None:
+    sentences = [s for s in _SENTENCE.split(_ABBREVIATION.sub(" ie ", text)) if s.strip()]
+    if len(sentences) < 2:
+        return None
+    asks = [i for i, s in enumerate(sentences) if STRONG_ASK.search(s) or CONFIRM.search(s)]
+    if not asks:
+        return None
+    last = asks[-1]
+    if any("?" in s or ADDITIVE.search(s) for s in sentences[:last]) or any(
+            ADDITIVE.search(s) or ALSO_ASKED.search(s) or _read(s, lexicon).rule != "nothing_named"
+            for s in sentences[last + 1:]):
+        return None  # two questions, "also ...", or something named after the question: read whole
+    question = sentences[last]
+    reading, antecedent, how = _read(question, lexicon), None, "the last question, read alone"
+    if _points_back(question, reading):
+        antecedent = next((i for i in range(last - 1, -1, -1) if _states_need(sentences[i])), None)
+        if antecedent is None:
+            return None
+        needed = _needed(sentences[antecedent])
+        reading = _read(f"what is {needed}?", lexicon)
+        how = f"the question points back to: {needed.strip()}"
+    if not reading.offer:
+        return None
+    for i, sentence in enumerate(sentences[:last]):
+        if i != antecedent and _states_need(sentence):
+            other = _read(f"what is {_needed(sentence)}?", lexicon)
+            if other.rule != "nothing_named" and not other.offer:
+                return None  # a need of another quantity stated before the question
+    return replace(reading, described=(*reading.described, f"sentences: {how}"))
+
+
+def _points_back(question: str, reading: Judgement) -> bool:
+    """A question that names nothing of the instance but a pronoun ("What is it?", "check that entry")."""
+    if not ANAPHOR.search(question):
+        return False
+    return reading.rule == "nothing_named" or (
+        reading.rule == "not_held" and all(ANAPHOR.search(phrase) for phrase in reading.asked))
+
+
+def _states_need(sentence: str) -> bool:
+    return bool(NEED_STATEMENT.search(sentence) or NEEDED_BEFORE.search(sentence))
+
+
+def _needed(sentence: str) -> str:
+    """What a statement of need says is needed: after its last need word that has something after it ("I still
+    need the last condition"), else before the first of "... would close the system", "... is missing"."""
+    for marker in reversed(list(NEED_STATEMENT.finditer(sentence))):
+        after = sentence[marker.end():].strip(" :,")
+        if _CONTENT.search(after):
+            return after
+    before = NEEDED_BEFORE.search(sentence)
+    return sentence[:before.start()] if before else sentence
 
 
 def _marked(text: str, mentions: list[Mention]) -> str:
