@@ -79,6 +79,7 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
     slot_names,
     typo_corrections,
 )
+from harness.mira.agents.rule_reference import structured_reference
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
 
@@ -270,6 +271,8 @@ def _read(text: str, lexicon: Lexicon) -> Judgement:
         open_text = " ".join(c for c in clauses if not _is_statement(c))
         loose = loose_meaning(asking_text, lexicon) or (loose_meaning(open_text, lexicon) if open_text != asking_text
                                                         else None)
+        if loose is None:
+            loose = structured_reference(asking_text or open_text, lexicon)
         if loose is not None:
             return _decide([loose], [], aside)
     return judgement

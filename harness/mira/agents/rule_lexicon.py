@@ -638,7 +638,9 @@ def _role_nouns(descriptions: tuple[SlotDescription, ...]) -> dict[str, str]:
     return out
 
 
-_LACK = (r"(?:that\s+|which\s+)?(?:(?:my|our|the)\s+(?:list|facts|view|data|constraints)\s+(?:leaves?\s+out|omits?|"
+_LACK = (r"(?:(?:(?:thats|that is|whichs|which is)\s+(?:still\s+)?(?:missing|absent|unknown|unlisted|"
+         r"not\s+(?:in|on|among|listed|given|provided)\b)(?:\s+(?:from|in)\s+(?:my|our|the)\s+\w+)?)|"
+         r"(?:that\s+|which\s+)?(?:(?:my|our|the)\s+(?:list|facts|view|data|constraints)\s+(?:leaves?\s+out|omits?|"
          r"skips?|lacks?|is\s+missing|misses|doesnt\s+(?:have|include|list|give)|does\s+not\s+(?:have|include|list|give))|"
          r"(?:i|we)\s+(?:wasnt|werent)\s+(?:given|told)|(?:is|are|was|were)\s+neither\s+(?:given|listed|provided|known)|"
          r"(?:i|we)\s+(?:still\s+)?(?:dont|do not|didnt|did not|cant|cannot|havent|have not|"
@@ -648,7 +650,7 @@ _LACK = (r"(?:that\s+|which\s+)?(?:(?:my|our|the)\s+(?:list|facts|view|data|cons
          r"(?:my|our|the)\s+\w+|(?:(?:is|are|was)\s+)?not\s+(?:in|on|among|part of)\s+(?:my|our)\s+\w+|"
          r"(?:is\s+|was\s+)?not\s+"
          r"(?:listed|given|provided|known)(?:\s+to\s+(?:me|us))?|(?:i|we)\s+(?:was|were)\s+not\s+(?:given|told)|"
-         r"(?:i|we)\s+lack|(?:is|are)\s+neither\s+given|(?:that\s+|which\s+)?(?:only\s+)?you\s+(?:hold|have))")
+         r"(?:i|we)\s+lack|(?:is|are)\s+neither\s+given|(?:that\s+|which\s+)?(?:only\s+)?you\s+(?:hold|have)))")
 _LACK_WORD = r"(?:remaining|missing|unknown|other|outstanding|absent|unlisted|lacking|unspecified|unprovided)"
 
 

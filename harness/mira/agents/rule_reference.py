@@ -1,0 +1,181 @@
+"""Slots referred to by their coordinates, read as a small grammar rather than listed phrases (rule/5).
+
+A request that names nothing may still pin a slot down by where it sits: "in row 1 of the transition matrix, what's
+the last entry?", "the middle value along the top boundary row", "the corner where row 0 meets column 0", "the
+first entry of row 2 of M", "the measured value at k = 0", "the seed value of the sequence at index 1". The reader
+finds, in the asking text, a row and a column (by number, by ordinal, by edge or corner words, or by the place of
+an entry within a given row or column) for the instance's one grid of slots, or an index for one kind of
+one-axis slot whose noun the text uses, and returns the slot there. Positions count among the slots the instance
+has (``Layout.positions``, which includes a grid's declared extent); numbers are the family's own indices, as its
+names use them. Nothing is listed per family: the slots' declarations (``generators.describe``) are all it reads.
+"""
+
+from __future__ import annotations
+
+import re
+
+from generators.describe import ORDINAL_SHORT, ORDINALS, SlotDescription
+from harness.mira.agents.rule_lexicon import HINT, OTHER, Lexicon, Mention, Name
+
+_RANK_WORDS = {**{w: i for i, w in enumerate(ORDINALS) if i}, **{w: i for i, w in enumerate(ORDINAL_SHORT) if i},
+               "last": -1, "final": -1, "penultimate": -2, "middle": 0, "center": 0, "centre": 0, "central": 0}
+_RANK = r"(?:second to last|next to last|" + "|".join(sorted(_RANK_WORDS, key=len, reverse=True)) + ")"
+_NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_NUMBER = r"(-?\d+|" + "|".join(_NUMBER_WORDS) + r")\b"
+_ROW, _COLUMN = r"(?:row|line)", r"(?:column|col)"
+
+# an axis given by number ("row 1", "column #2", "row number 0"), by rank ("the third column", "the last row"), or
+# by an edge ("the top row", "the left edge", "the rightmost column")
+_BY_NUMBER = r"\b{axis}s?\s*(?:number\s*|no\.?\s*|#\s*|index\s*)?" + _NUMBER
+_BY_RANK = r"\b(" + _RANK + r")\s+{axis}\b"
+_EDGES = {0: (r"\b(?:top|upper|uppermost|topmost)\b", r"\b(?:bottom|lower|lowest|bottommost)\b"),
+          1: (r"\b(?:left|leftmost|left hand|left-hand)\b", r"\b(?:right|rightmost|right hand|right-hand)\b")}
+_EDGE_NOUN = r"\s+(?:boundary\s+|edge\s+)?(?:{axis}|edge|side|boundary|border)\b"
+_CORNER = re.compile(r"\b(top|upper|bottom|lower)[\s-]*(left|right)\b")
+_ROW_MAJOR = re.compile(r"\b(first|last|final)\s+(?:entry|element|cell|value|number|coefficient|one)s?\b[^?.;]*"
+                        r"\b(?:row|reading) major\b|\brow major\b[^?.;]*\b(first|last|final)\b")
+# the place of an entry within a row or column given otherwise: "the last entry of row 2", "row 1's first cell"
+_WITHIN = re.compile(r"\b(" + _RANK + r")\s+(?:entry|element|cell|value|number|coefficient|probability|term|one|"
+                     r"item|component)s?\b")
+_INDEX = re.compile(r"\b(?:at|for|with|of|in)\s+(?:the\s+)?(?:(?:time\s+)?(?:index|position|step|time|lag|slot)|"
+                    r"[kntij])\s*(?:=|is|of)?\s*(-?\d+)\b|\b(?:index|position)\s*(-?\d+)\b")
+
+
+def structured_reference(text: str, lexicon: Lexicon) -> Mention | None:
+    """The slot ``text`` locates by coordinates, as a mention of it; None if it locates none or several."""
+    table = lexicon.described
+    if table is None:
+        return None
+    found = _grid_cell(text, table.slots, table.layout) or _indexed(text, table.slots)
+    if found is None:
+        return None
+    slot, how = found
+    via = f"reference: {how} ({table.slots[slot].summary()})"
+    if slot in lexicon.candidates:
+        name = Name(HINT, lexicon.candidates[slot].slot, via, candidate=slot)
+    else:
+        name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
+    return Mention(0, 0, how, name)
+
+
+def _grid_cell(text: str, slots: dict[str, SlotDescription], layout) -> tuple[str, str] | None:
+    grids = _groups(slots, axes=2)
+    grid = _the_one_meant(text, grids)
+    if grid is None:
+        return None
+    cells = grids[grid]
+    positions = [layout.positions.get((*grid, axis), ()) for axis in (0, 1)]
+    if not all(positions):
+        return None
+    corner = _CORNER.search(text)
+    major = _ROW_MAJOR.search(text)
+    if corner:
+        row = 0 if corner.group(1) in ("top", "upper") else -1
+        col = 0 if corner.group(2) == "left" else -1
+        at = (_pick(positions[0], ("rank", row)), _pick(positions[1], ("rank", col)))
+        how = f"{corner.group()} corner"
+    elif major:
+        rank = 0 if (major.group(1) or major.group(2)) == "first" else -1
+        at = (_pick(positions[0], ("rank", rank)), _pick(positions[1], ("rank", rank)))
+        how = major.group()
+    else:
+        row, col = _axis(text, 0), _axis(text, 1)
+        if row is None and col is None:
+            return None
+        within = _WITHIN.search(text)
+        if within and (row is None) != (col is None):
+            spec = ("rank", _rank(within.group(1)))
+            row, col = (row, spec) if col is None else (spec, col)
+        if row is None or col is None:
+            return None
+        at = (_pick(positions[0], row), _pick(positions[1], col))
+        how = "row and column"
+    if None in at:
+        return None
+    slot = cells.get(at)  # type: ignore[arg-type]
+    return (slot, f"{how}: {at[0]}, {at[1]}") if slot else None
+
+
+def _indexed(text: str, slots: dict[str, SlotDescription]) -> tuple[str, str] | None:
+    numbers = {int(a or b) for a, b in _INDEX.findall(text)}
+    if len(numbers) != 1:
+        return None
+    groups = _groups(slots, axes=1)
+    group = _the_one_meant(text, groups, required=True)
+    if group is None:
+        return None
+    k = numbers.pop()
+    slot = groups[group].get((k,))
+    return (slot, f"index {k}") if slot else None
+
+
+def _groups(slots: dict[str, SlotDescription], axes: int) -> dict[tuple[str, str], dict[tuple[int, ...], str]]:
+    out: dict[tuple[str, str], dict[tuple[int, ...], str]] = {}
+    for slot, d in slots.items():
+        if len(d.indices) == axes:
+            out.setdefault((d.entity, d.owner), {})[tuple(d.indices)] = slot
+    return out
+
+
+def _the_one_meant(text: str, groups: dict[tuple[str, str], dict[tuple[int, ...], str]],
+                   required: bool = False) -> tuple[str, str] | None:
+    """The one group of slots whose noun (entity, synonym, kind, or their last word) or owner the text uses; with
+    one group only and ``required`` False, that group."""
+    if not groups:
+        return None
+    used = [g for g in groups if _uses_noun(text, g, groups[g])]
+    if len(used) == 1:
+        return used[0]
+    if not used and len(groups) == 1 and not required:
+        return next(iter(groups))
+    return None
+
+
+def _uses_noun(text: str, group: tuple[str, str], cells: dict[tuple[int, ...], str]) -> bool:
+    entity, owner = group
+    nouns = {entity, entity.rsplit(" ", 1)[-1]}
+    if owner and len(owner) > 1:
+        nouns.add(owner.removeprefix("the "))
+    for word in nouns:
+        if word and word not in _VAGUE and re.search(rf"\b{re.escape(word)}(?:s|es)?\b", text):
+            return True
+    return bool(owner and len(owner) == 1 and re.search(rf"\bof\s+{re.escape(owner.lower())}\b", text))
+
+
+_VAGUE = {"value", "values", "number", "entry", "one", "quantity"}
+
+
+def _axis(text: str, axis: int) -> tuple[str, int] | None:
+    """("index", n) or ("rank", k) of the row (axis 0) or column (axis 1) ``text`` gives; None if none or two."""
+    word = _ROW if axis == 0 else _COLUMN
+    specs: set[tuple[str, int]] = set()
+    for m in re.finditer(_BY_NUMBER.format(axis=word), text):
+        specs.add(("index", _number(m.group(1))))
+    for m in re.finditer(_BY_RANK.format(axis=word), text):
+        specs.add(("rank", _rank(m.group(1))))
+    first, last = _EDGES[axis]
+    noun = _EDGE_NOUN.format(axis=word)
+    if re.search(first + noun, text):
+        specs.add(("rank", 1))
+    if re.search(last + noun, text):
+        specs.add(("rank", -1))
+    return specs.pop() if len(specs) == 1 else None
+
+
+def _number(word: str) -> int:
+    return _NUMBER_WORDS[word] if word in _NUMBER_WORDS else int(word)
+
+
+def _rank(word: str) -> int:
+    return -2 if word in ("second to last", "next to last") else _RANK_WORDS[word]
+
+
+def _pick(positions: tuple[int, ...], spec: tuple[str, int]) -> int | None:
+    kind, n = spec
+    if kind == "index":
+        return n if n in positions else None
+    if n == 0:  # the middle
+        return positions[len(positions) // 2] if len(positions) % 2 == 1 else None
+    if n < 0:
+        return positions[n] if -n <= len(positions) else None
+    return positions[n - 1] if n <= len(positions) else None
