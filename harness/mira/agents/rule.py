@@ -174,6 +174,9 @@ CONFIRMED_VALUE = re.compile(r"\b(?:confirm|verify|check|double check|make sure)
                              r"[a-z][a-z0-9_]*(?:\([^()]*\)|\[[^\]]*\])*\s*(?:=|is\s+-?[\d(\[])")
 # clumsy spellings of a name: "minus 3" (-3), "the a of 1" (a(1))
 CLUMSY = re.compile(r"\s?\bminus(?=\d)|(?<![a-z0-9'])([a-z]) of(-?\d+)(?![\d.])")
+# "whether cell(2,1) is 0 or 1", "? 0 or 1 pls": the values a quantity may take, not quantities (normalising
+# joins a number to the word before it: "is0 or1")
+VALUE_CHOICE = re.compile(r"(?:(?<=[\s?,:(])|\b(?:is|be|either|a|it|its))-?\d+\s?or\s?(?:a\s?)?-?\d+(?![\d)\],])")
 STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
 # "please confirm that a(0) = -5", "can you also verify P(E|H) = 1/2": asking B to confirm a quantity asks for it
 CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|would you|will you|you|u)\s+"
@@ -219,6 +222,8 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
     if "minus" in text or " of" in text:
         text = CLUMSY.sub(_unclumsy, text)
+    if " or" in text:
+        text = VALUE_CHOICE.sub(" ", text)
     judgement = _read(text, lexicon)
     if judgement.offer or judgement.rule in ("everything", "too_many_names"):
         return judgement
@@ -345,6 +350,7 @@ NEED_STATEMENT = re.compile(  # what is needed follows
 NEEDED_BEFORE = re.compile(  # what is needed comes first: "the path sum through vertex 0 would close the system"
     r"\b(?:would|will|could|should) (?:close|complete|settle|determine|fix|pin down|finish|resolve)\b|"
     r"\b(?:is|are|remains?|still) (?:still )?(?:missing|unknown|undetermined|open|absent)\b")
+RESTATED = re.compile(r"\s*(?:that is|ie|i mean|in other words|namely|specifically|to be precise)\b\s*,?\s*")
 _CONTENT = re.compile(r"\b(?!(?:the|a|an|is|are|it|one|number|value|thing|piece|quantity|that|this)\b)[a-z0-9]+")
 
 
@@ -356,6 +362,11 @@ def _by_sentences(text: str, lexicon: Lexicon) -> Judgement | None:
     if not asks:
         return None
     last = asks[-1]
+    restated = RESTATED.match(sentences[last + 1]) if last + 1 < len(sentences) else None
+    if restated and not any("?" in s or ADDITIVE.search(s) for s in sentences[:last]):
+        reading = _read(f"what is {sentences[last + 1][restated.end():]}?", lexicon)
+        if reading.offer:  # "What weight multiplies v[0] in row 1? That is, the entry of M at row 1, column 0."
+            return replace(reading, described=(*reading.described, "sentences: the question restated after it"))
     if any("?" in s or ADDITIVE.search(s) for s in sentences[:last]) or any(
             ADDITIVE.search(s) or ALSO_ASKED.search(s) or _read(s, lexicon).rule != "nothing_named"
             for s in sentences[last + 1:]):

@@ -60,7 +60,7 @@ def structured_reference(text: str, lexicon: Lexicon) -> Mention | None:
 
 def _grid_cell(text: str, slots: dict[str, SlotDescription], layout) -> tuple[str, str] | None:
     grids = _groups(slots, axes=2)
-    grid = _the_one_meant(text, grids)
+    grid = _the_one_meant(text, grids, slots)
     if grid is None:
         return None
     cells = grids[grid]
@@ -101,7 +101,7 @@ def _indexed(text: str, slots: dict[str, SlotDescription]) -> tuple[str, str] | 
     if len(numbers) != 1:
         return None
     groups = _groups(slots, axes=1)
-    group = _the_one_meant(text, groups, required=True)
+    group = _the_one_meant(text, groups, slots, required=True)
     if group is None:
         return None
     k = numbers.pop()
@@ -118,12 +118,12 @@ def _groups(slots: dict[str, SlotDescription], axes: int) -> dict[tuple[str, str
 
 
 def _the_one_meant(text: str, groups: dict[tuple[str, str], dict[tuple[int, ...], str]],
-                   required: bool = False) -> tuple[str, str] | None:
+                   slots: dict[str, SlotDescription], required: bool = False) -> tuple[str, str] | None:
     """The one group of slots whose noun (entity, synonym, kind, or their last word) or owner the text uses; with
     one group only and ``required`` False, that group."""
     if not groups:
         return None
-    used = [g for g in groups if _uses_noun(text, g, groups[g])]
+    used = [g for g in groups if _uses_noun(text, g, [slots[s] for s in groups[g].values()])]
     if len(used) == 1:
         return used[0]
     if not used and len(groups) == 1 and not required:
@@ -131,13 +131,15 @@ def _the_one_meant(text: str, groups: dict[tuple[str, str], dict[tuple[int, ...]
     return None
 
 
-def _uses_noun(text: str, group: tuple[str, str], cells: dict[tuple[int, ...], str]) -> bool:
+def _uses_noun(text: str, group: tuple[str, str], descriptions: list[SlotDescription]) -> bool:
+    """Whether ``text`` uses a noun of the group (its entity, synonyms or kind, or their last word) or its owner."""
     entity, owner = group
-    nouns = {entity, entity.rsplit(" ", 1)[-1]}
+    nouns = {n for d in descriptions for noun in (d.entity, *d.synonyms, d.kind) if noun
+             for n in (noun, noun.rsplit(" ", 1)[-1])}
     if owner and len(owner) > 1:
         nouns.add(owner.removeprefix("the "))
-    for word in nouns:
-        if word and word not in _VAGUE and re.search(rf"\b{re.escape(word)}(?:s|es)?\b", text):
+    for word in nouns - _VAGUE:
+        if re.search(rf"\b{re.escape(word)}(?:s|es)?\b", text):
             return True
     return bool(owner and len(owner) == 1 and re.search(rf"\bof\s+{re.escape(owner.lower())}\b", text))
 

@@ -224,7 +224,7 @@ def _coeff(c: dict[str, Any]) -> Vocabulary:
 
 def _markov(c: dict[str, Any]) -> Vocabulary:
     i, j = c["from_state"], c["to_state"]
-    return {"hint": [f"P_{{{i}{j}}}", f"P_{{{i},{j}}}", f"P({i} \\to {j})", f"P({i}\\rightarrow {j})",
+    return {"hint": [f"P_{{{i}{j}}}", f"P_{{{i},{j}}}", f"P({i} \\to {j})", f"P({i}\\rightarrow {j})", f"P_{i}->{j}",
                      f"the transition probability from {i} to {j}", f"p({i}->{j})", f"P[{i},{j}]",
                      f"the probability of a {i} -> {j} transition", f"the {i}->{j} transition probability",
                      f"from state {i} to state {j}", f"from state {i} into state {j}", f"from {i} to {j}",
@@ -249,7 +249,7 @@ def _portfolio(c: dict[str, Any]) -> Vocabulary:
 
 def _emission(c: dict[str, Any]) -> Vocabulary:
     s, o = c["state"], c["symbol"]
-    return {"hint": [f"E[{s},{o}]", f"E_{{{s}{o}}}", f"E_{{{s},{o}}}", f"the emission probability E[{s}][{o}]",
+    return {"hint": [f"E[{s},{o}]", f"E_{{{s}{o}}}", f"E_{{{s},{o}}}", f"e_{s}({o})", f"b_{s}({o})", f"the emission probability E[{s}][{o}]",
                      f"the emission probability of symbol {o} from state {s}",
                      f"P(observe {o} | state {s})", f"P(o = {o} | s = {s})",
                      *(f"symbol {o} {w} state {s}" for w in ("when the hidden chain is in", "when the chain is in",
