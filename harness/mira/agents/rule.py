@@ -83,7 +83,7 @@ from harness.mira.agents.rule_reference import structured_reference
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
 
-RULE_VERSION = "rule/4"
+RULE_VERSION = "rule/5"
 _MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
 MAX_MENTIONS = 0x100  # one mark each, U+E000..U+E0FF
 MEMO_SIZE = 64  # judgements remembered per lexicon (a run asks each instance a few requests)

@@ -133,7 +133,7 @@ def _the_one_meant(text: str, groups: dict[tuple[str, str], dict[tuple[int, ...]
 
 def _uses_noun(text: str, group: tuple[str, str], descriptions: list[SlotDescription]) -> bool:
     """Whether ``text`` uses a noun of the group (its entity, synonyms or kind, or their last word) or its owner."""
-    entity, owner = group
+    owner = group[1]
     nouns = {n for d in descriptions for noun in (d.entity, *d.synonyms, d.kind) if noun
              for n in (noun, noun.rsplit(" ", 1)[-1])}
     if owner and len(owner) > 1:

@@ -249,7 +249,8 @@ def _portfolio(c: dict[str, Any]) -> Vocabulary:
 
 def _emission(c: dict[str, Any]) -> Vocabulary:
     s, o = c["state"], c["symbol"]
-    return {"hint": [f"E[{s},{o}]", f"E_{{{s}{o}}}", f"E_{{{s},{o}}}", f"e_{s}({o})", f"b_{s}({o})", f"the emission probability E[{s}][{o}]",
+    return {"hint": [f"E[{s},{o}]", f"E_{{{s}{o}}}", f"E_{{{s},{o}}}", f"e_{s}({o})", f"b_{s}({o})",
+                     f"the emission probability E[{s}][{o}]",
                      f"the emission probability of symbol {o} from state {s}",
                      f"P(observe {o} | state {s})", f"P(o = {o} | s = {s})",
                      *(f"symbol {o} {w} state {s}" for w in ("when the hidden chain is in", "when the chain is in",
