@@ -64,6 +64,7 @@ from harness.mira.agents.common import SimulatedLatency, reject_unknown_options
 from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays importable from here)
     AMBIGUOUS,
     HINT,
+    ONE as ONE_KIND,
     KNOWN,
     LINEAR_EXPR,
     OTHER,
@@ -229,7 +230,7 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
         return judgement
     # a misspelt name ("the 3rd congrunce"): read again with each word one edit away from exactly one word of the
     # instance's names corrected; only a reading that then asks for the hint alone changes the decision
-    focused = _by_sentences(text, lexicon)
+    focused = _by_sentences(text, lexicon) or _elided_ordinal(text, lexicon)
     if focused is not None:
         return focused
     fixes = typo_corrections(text, lexicon)
@@ -270,6 +271,13 @@ def _read(text: str, lexicon: Lexicon) -> Judgement:
         unnamed.extend(extra)
     aside = [mentions[i] for i in sorted(context) if mentions[i].name.kind not in (HINT, PART)]
     judgement = _decide(asked, unnamed, aside)
+    if judgement.rule in ("known_fact", "other_slot") and lexicon.described is not None:
+        # a listed phrase ("the middle entry") read without the row the request gives ("in the last row"): the
+        # coordinates read together decide when they locate the hint
+        located = structured_reference(" ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c)),
+                                       lexicon)
+        if located is not None and located.name.kind == HINT:
+            return _decide([located], [], aside)
     if judgement.rule == "nothing_named" and lexicon.described is not None:
         # the asking clauses, else every open one ("rate going down from the state 2 ? to state 1 i mean")
         asking_text = " ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c))
@@ -388,6 +396,51 @@ def _by_sentences(text: str, lexicon: Lexicon) -> Judgement | None:
             if other.rule != "nothing_named" and not other.offer:
                 return None  # a need of another quantity stated before the question
     return replace(reading, described=(*reading.described, f"sentences: {how}"))
+
+
+# "I have the first two death rates. What is the last one?", "Of the three unknowns (a, b, c), could you give me the
+# third?": an ordinal whose noun is left out names the noun the request used before it
+_ORDINAL_WORD = (r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|[4-9]th|10th|"
+                 r"last|final|middle|second to last)")
+ELIDED_ORDINAL = re.compile(rf"\bthe\s+({_ORDINAL_WORD})(?:\s+one)?(?=\s*(?:[?.!,;:]|$|please|pls|on your side|"
+                            r"from you|for me|in your list|you have))")
+_WORD = re.compile(r"[a-z]+(?: [a-z]+){0,2}")
+
+
+def _elided_ordinal(text: str, lexicon: Lexicon) -> Judgement | None:
+    table = lexicon.described
+    elided = list(ELIDED_ORDINAL.finditer(text))
+    if not elided or table is None or not table.role_nouns:
+        return None
+    ordinal = elided[-1]  # the one asked: those before it say what A has ("I have the first; what's the second?")
+    noun = _last_noun(text[:ordinal.start()], table.role_nouns) or _last_noun(text[ordinal.end():], table.role_nouns)
+    if noun is None:
+        return None
+    for phrase in (f"the {ordinal.group(1)} {noun}", f"the {ordinal.group(1)} of the {noun}s"):
+        reading = _read(f"what is {phrase}?", lexicon)
+        if reading.offer:
+            return replace(reading, described=(*reading.described, f"ordinal: {phrase}"))
+        if reading.rule != "nothing_named":
+            return None
+    return None
+
+
+def _last_noun(text: str, nouns: dict[str, str]) -> str | None:
+    """The last noun of the instance's slots in ``text`` (singular), longest first at each place."""
+    words = [m.group() for m in re.finditer(r"[a-z]+", text)]
+    found, i = None, 0
+    while i < len(words):
+        for n in (3, 2, 1):
+            phrase = " ".join(words[i:i + n])
+            forms = (phrase, phrase[:-1] if phrase.endswith("s") else "", phrase[:-2] if phrase.endswith("es") else "")
+            form = next((f for f in forms if f and nouns.get(f, ONE_KIND) != ONE_KIND), None)
+            if form is not None and i + n <= len(words):
+                found = form
+                i += n
+                break
+        else:
+            i += 1
+    return found
 
 
 def _points_back(question: str, reading: Judgement) -> bool:
@@ -612,11 +665,11 @@ def _decide(asked: list[Mention], unnamed: list[str], context: list[Mention]) ->
 # in the text can name a slot), so it is decided from the hint's names alone and the instance's lexicon is built
 # only when a request needs it (issue 27). tests/harness/test_rule_plain.py checks the two readings agree on
 # every hint name in every frame over the default split, the hard tier's k = 1 records and the corpora.
-PLAIN_FRAME = re.compile(
+PLAIN_HEAD = re.compile(
     r"(?:(?:hi|hello|hey)\W+)?(?:please\s+)?"
     r"(?:what is|whats|what are|i need|need|give me|send me|send|tell me|"
-    r"(?:could|can|would) you (?:please )?(?:give|send|tell) me)?\s*"
-    r"(?:the\s+|your\s+)?(?P<name>[^\s?!.].*?)\s*(?:,?\s*please)?\s*[?!.]*")
+    r"(?:could|can|would) you (?:please )?(?:give|send|tell) me)?\s*(?:the\s+|your\s+)?")
+PLAIN_TAIL = re.compile(r"\s*(?:,?\s*please)?\s*[?!.]*$")
 # words some reading of ``judge`` starts from (roles, relations, indices, conjunctions): such a request is read whole
 _PLAIN_GUARDS = re.compile(r"\b(?:or|also|plus|not|other|after|before|below|above|under|over|following|"
                            r"preceding|index|position|step|time|missing|remaining|dont|lack|only|one|which)\b|;")
@@ -624,23 +677,19 @@ _PLAIN_GUARDS = re.compile(r"\b(?:or|also|plus|not|other|after|before|below|abov
 
 def plain_request(instance: dict[str, Any], request: str) -> Judgement | None:
     """``judge``'s judgement of a plain request for one of the hint's names (k = 1), or None for any other."""
-    if len(request) > 200:
+    if len(request) > 160:
         return None
     text = _MARKS.sub(" ", normalize(request))
-    frame = PLAIN_FRAME.fullmatch(text)
-    if frame is None or _PLAIN_GUARDS.search(text):
+    if _PLAIN_GUARDS.search(text):
         return None
     if "minus" in text or " of" in text:
         text = CLUMSY.sub(_unclumsy, text)
-        frame = PLAIN_FRAME.fullmatch(text)
-        if frame is None:
-            return None
     hint = instance["minimal_hint_spec"]["atomic_hints"][0]
     constraint = hint.get("constraint")
     if isinstance(constraint, dict) and isinstance(constraint.get("coeffs"), dict) and LINEAR_EXPR.search(text):
         return None  # a linear hint is also named by its left-hand side, in any order: read whole
-    name = frame.group("name")
-    if name not in hint_name_forms(tuple(hint["request_aliases"]), hint["slot"]):
+    name = text[PLAIN_HEAD.match(text).end():PLAIN_TAIL.search(text).start()]  # type: ignore[union-attr]
+    if not name or name not in hint_name_forms(tuple(hint["request_aliases"]), hint["slot"]):
         return None
     return Judgement(True, "hint", (name,), (), (), (HINT,))
 

@@ -26,17 +26,20 @@ _ROW, _COLUMN = r"(?:row|line)", r"(?:column|col)"
 
 # an axis given by number ("row 1", "column #2", "row number 0"), by rank ("the third column", "the last row"), or
 # by an edge ("the top row", "the left edge", "the rightmost column")
-_BY_NUMBER = r"\b{axis}s?\s*(?:number\s*|no\.?\s*|#\s*|index\s*)?" + _NUMBER
+_BY_NUMBER = r"\b{axis}\s*(?:number\s*|no\.?\s*|#\s*|index\s*)?" + _NUMBER
 _BY_RANK = r"\b(" + _RANK + r")\s+{axis}\b"
 _EDGES = {0: (r"\b(?:top|upper|uppermost|topmost)\b", r"\b(?:bottom|lower|lowest|bottommost)\b"),
           1: (r"\b(?:left|leftmost|left hand|left-hand)\b", r"\b(?:right|rightmost|right hand|right-hand)\b")}
-_EDGE_NOUN = r"\s+(?:boundary\s+|edge\s+)?(?:{axis}|edge|side|boundary|border)\b"
+_EDGE_NOUN = (r"\s+(?:boundary\s+|edge\s+)?(?:{axis}|edge|side|boundary|border|end|cell|entry|element|value|square|"
+              r"number|one|coefficient|probability)\b")
 _CORNER = re.compile(r"\b(top|upper|bottom|lower)[\s-]*(left|right)\b")
 _ROW_MAJOR = re.compile(r"\b(first|last|final)\s+(?:entry|element|cell|value|number|coefficient|one)s?\b[^?.;]*"
                         r"\b(?:row|reading) major\b|\brow major\b[^?.;]*\b(first|last|final)\b")
 # the place of an entry within a row or column given otherwise: "the last entry of row 2", "row 1's first cell"
 _WITHIN = re.compile(r"\b(" + _RANK + r")\s+(?:entry|element|cell|value|number|coefficient|probability|term|one|"
                      r"item|component)s?\b")
+_COORDINATE_WORD = re.compile(r"\b(?:row|line|column|col|top|upper|bottom|lower|left|right|leftmost|rightmost|corner|"
+                              r"major|index|position|step|time|lag|slot|[kntij]\s*=|(?:at|for|with|of|in) [kntij])")
 _INDEX = re.compile(r"\b(?:at|for|with|of|in)\s+(?:the\s+)?(?:(?:time\s+)?(?:index|position|step|time|lag|slot)|"
                     r"[kntij])\s*(?:=|is|of)?\s*(-?\d+)\b|\b(?:index|position)\s*(-?\d+)\b")
 
@@ -44,7 +47,7 @@ _INDEX = re.compile(r"\b(?:at|for|with|of|in)\s+(?:the\s+)?(?:(?:time\s+)?(?:ind
 def structured_reference(text: str, lexicon: Lexicon) -> Mention | None:
     """The slot ``text`` locates by coordinates, as a mention of it; None if it locates none or several."""
     table = lexicon.described
-    if table is None:
+    if table is None or not _COORDINATE_WORD.search(text):
         return None
     found = _grid_cell(text, table.slots, table.layout) or _indexed(text, table.slots)
     if found is None:
@@ -79,16 +82,14 @@ def _grid_cell(text: str, slots: dict[str, SlotDescription], layout) -> tuple[st
         at = (_pick(positions[0], ("rank", rank)), _pick(positions[1], ("rank", rank)))
         how = major.group()
     else:
-        row, col = _axis(text, 0), _axis(text, 1)
+        row, col = _axis(text, 0, positions[0]), _axis(text, 1, positions[1])
         if row is None and col is None:
             return None
         within = _WITHIN.search(text)
         if within and (row is None) != (col is None):
-            spec = ("rank", _rank(within.group(1)))
-            row, col = (row, spec) if col is None else (spec, col)
-        if row is None or col is None:
-            return None
-        at = (_pick(positions[0], row), _pick(positions[1], col))
+            rank = ("rank", _rank(within.group(1)))
+            row, col = (row, _pick(positions[1], rank)) if col is None else (_pick(positions[0], rank), col)
+        at = (row, col)
         how = "row and column"
     if None in at:
         return None
@@ -135,7 +136,7 @@ def _uses_noun(text: str, group: tuple[str, str], descriptions: list[SlotDescrip
     """Whether ``text`` uses a noun of the group (its entity, synonyms or kind, or their last word) or its owner."""
     owner = group[1]
     nouns = {n for d in descriptions for noun in (d.entity, *d.synonyms, d.kind) if noun
-             for n in (noun, noun.rsplit(" ", 1)[-1])}
+             for n in (noun, *noun.split())}
     if owner and len(owner) > 1:
         nouns.add(owner.removeprefix("the "))
     for word in nouns - _VAGUE:
@@ -144,24 +145,24 @@ def _uses_noun(text: str, group: tuple[str, str], descriptions: list[SlotDescrip
     return bool(owner and len(owner) == 1 and re.search(rf"\bof\s+{re.escape(owner.lower())}\b", text))
 
 
-_VAGUE = {"value", "values", "number", "entry", "one", "quantity"}
+_VAGUE = {"value", "values", "number", "entry", "one", "quantity", "probability", "matrix"}
 
 
-def _axis(text: str, axis: int) -> tuple[str, int] | None:
-    """("index", n) or ("rank", k) of the row (axis 0) or column (axis 1) ``text`` gives; None if none or two."""
+def _axis(text: str, axis: int, positions: tuple[int, ...]) -> int | None:
+    """The one position along the rows (axis 0) or columns (axis 1) that ``text`` gives, by number, rank or edge
+    (several ways to the same position are one); None if it gives none or two."""
     word = _ROW if axis == 0 else _COLUMN
-    specs: set[tuple[str, int]] = set()
-    for m in re.finditer(_BY_NUMBER.format(axis=word), text):
-        specs.add(("index", _number(m.group(1))))
-    for m in re.finditer(_BY_RANK.format(axis=word), text):
-        specs.add(("rank", _rank(m.group(1))))
+    specs: list[tuple[str, int]] = [("index", _number(m.group(1)))
+                                    for m in re.finditer(_BY_NUMBER.format(axis=word), text)]
+    specs += [("rank", _rank(m.group(1))) for m in re.finditer(_BY_RANK.format(axis=word), text)]
     first, last = _EDGES[axis]
     noun = _EDGE_NOUN.format(axis=word)
     if re.search(first + noun, text):
-        specs.add(("rank", 1))
+        specs.append(("rank", 1))
     if re.search(last + noun, text):
-        specs.add(("rank", -1))
-    return specs.pop() if len(specs) == 1 else None
+        specs.append(("rank", -1))
+    found = {_pick(positions, spec) for spec in specs}
+    return found.pop() if len(found) == 1 else None
 
 
 def _number(word: str) -> int:
