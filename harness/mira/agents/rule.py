@@ -64,7 +64,6 @@ from harness.mira.agents.common import SimulatedLatency, reject_unknown_options
 from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays importable from here)
     AMBIGUOUS,
     HINT,
-    ONE as ONE_KIND,
     KNOWN,
     LINEAR_EXPR,
     OTHER,
@@ -80,6 +79,7 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
     slot_names,
     typo_corrections,
 )
+from harness.mira.agents.rule_lexicon import ONE as ONE_KIND
 from harness.mira.agents.rule_reference import structured_reference
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
@@ -141,7 +141,9 @@ ALSO_ASKED = re.compile(r"^\W*(?:oh\W+)?(?:and|plus)\b|\b(?:too|as well|also)\s*
 ADDITIVE = re.compile(r"^\s*(?:and|plus)\b|\b(?:also|as well|additionally|in addition|another|second question)\b")
 IN_FORMULA = re.compile(r"\s*,?\s*(?:in|of|from|within|as in)\s+(?:the\s+)?(?:equation|system|matrix|formula)?\s*"
                         r"[^,?;]*?[=≡][^,?;]*")
-OTHER_SYMBOL_AFTER = re.compile(r"\s*([a-z]{1,3}_?\d+|[a-z]{1,2}\([^()]*\))(?![\w(])(?!\s*or\b)")  # not "a 0 or a 1"
+# "the threshold t2": a word for the hint's kind naming another symbol (not "is 1", not "a 0 or a 1")
+OTHER_SYMBOL_AFTER = re.compile(r"\s*(?!(?:is|be|to|at|in|on|of|or|as|by|so)-?\d)([a-z]{1,3}_?\d+|[a-z]{1,2}\([^()]*\))"
+                                r"(?![\w(])(?!\s*or\b)")
 FILLER_VERB = re.compile(r"^\s*(?:tell|explain|let|thank|thanks|i|we|it|that|then|so|show|confirm|give|share|"
                          r"send|provide|check)\b")
 FORMULA_RUN = re.compile(r"(?:[\ue000-\ue0ff]|\d+|\bmod\b|(?<![a-z])[a-z](?![a-z])|[+\-*/^()\[\]|<>=≡!'.,]|\s)+")
@@ -173,6 +175,9 @@ PLACEHOLDER = re.compile(r"\s*(?:=|≡)\s*\?")
 # "can you also confirm v = (0, 3, 2)": confirming a value of something asks for it, named or not
 CONFIRMED_VALUE = re.compile(r"\b(?:confirm|verify|check|double check|make sure)\b(?:\s+that)?\s*"
                              r"[a-z][a-z0-9_]*(?:\([^()]*\)|\[[^\]]*\])*\s*(?:=|is\s+-?[\d(\[])")
+# "could you check that starting probability", "verify it": the quantity named before, not another one
+CHECK_THAT = re.compile(r"\b(?:confirm|verify|check|double check|make sure of)\s+(?:that|this|it|its|the same|those|"
+                        r"these)\b(?!\s*[a-z]?[a-z0-9_]*\s*(?:=|is\s+-?\d))")
 # clumsy spellings of a name: "minus 3" (-3), "the a of 1" (a(1))
 CLUMSY = re.compile(r"\s?\bminus(?=\d)|(?<![a-z0-9'])([a-z]) of(-?\d+)(?![\d.])")
 # "whether cell(2,1) is 0 or 1", "? 0 or 1 pls": the values a quantity may take, not quantities (normalising
@@ -354,7 +359,9 @@ ANAPHOR = re.compile(r"\b(?:it|its|that|this|them|those|these|thereof)\b")
 NEED_STATEMENT = re.compile(  # what is needed follows
     rf"{NEED_FOCUS.pattern}|\bfill in\b|\bwhats? left(?: is)?\b|\bonly lacks?\b|"
     r"\b(?:id|i would|wed|we would) like to (?:check|know|have|get)\b|"
-    r"\b(?:im|i am) (?:guessing|assuming)\b|\bi (?:guess|think|believe|assume|suspect)\b|\b(?:uses|involves)\b")
+    r"\b(?:im|i am) (?:guessing|assuming|using)\b|\bi (?:guess|think|believe|assume|suspect|reckon|assumed)\b|"
+    r"\b(?:uses|involves)\b|\b(?:assumption|hunch|guess|placeholder|feeling|memory) (?:is|was)?(?: that)?\b|"
+    r"\b(?:fairly|pretty|quite) sure\b|\bive been assuming\b|\bid assumed\b")
 NEEDED_BEFORE = re.compile(  # what is needed comes first: "the path sum through vertex 0 would close the system"
     r"\b(?:would|will|could|should) (?:close|complete|settle|determine|fix|pin down|finish|resolve)\b|"
     r"\b(?:is|are|remains?|still) (?:still )?(?:missing|unknown|undetermined|open|absent)\b")
@@ -627,6 +634,8 @@ def _unnamed_conjuncts(clause: str) -> list[str]:
         return []
     out = []
     for piece in pieces:
+        if CHECK_THAT.search(piece):
+            continue  # "check that number and tell me the correct value": the quantity already named, again
         if ("=" in piece or " is " in piece) and CONFIRMED_VALUE.search(piece) and not _indices(piece):
             out.append(piece.strip(" ,"))
             continue

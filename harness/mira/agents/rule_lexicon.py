@@ -824,11 +824,13 @@ def _cut_through(best: dict[int, int], start: int, end: int) -> bool:
 
 
 # "the term right after a(0)", "the entry directly below m00", "the equation that comes right after Equation (2)"
-_RELATION_WORD = re.compile(r"\b(?:after|following|before|preceding|below|beneath|under|above|over)\b")
-_RELATION = re.compile(r"(?:(?:right|just|immediately|directly|straight)\s+)?(after|following|before|preceding|below|"
-                       r"beneath|under|above|over)\s*(?:the\s+)?$")
+_RELATION_WORD = re.compile(r"\b(?:after|following|before|preceding|below|beneath|under|above|over|left of|right of)\b")
+_RELATION = re.compile(r"(?:(?:right|just|immediately|directly|straight)\s+)?(?:to the\s+|on the\s+)?(after|following|"
+                       r"before|preceding|below|beneath|under|above|over|left of|right of)\s*(?:the\s+)?$")
 _STEPS = {"after": (0, 1), "following": (0, 1), "before": (0, -1), "preceding": (0, -1), "below": (0, 1),
-          "beneath": (0, 1), "under": (0, 1), "above": (0, -1), "over": (0, -1)}
+          "beneath": (0, 1), "under": (0, 1), "above": (0, -1), "over": (0, -1), "left of": (1, -1),
+          "right of": (1, 1)}
+_ACROSS = ("below", "beneath", "under", "above", "over", "left of", "right of")  # steps on a grid, not along a line
 
 
 def _related(text: str, m: Mention, lexicon: Lexicon) -> Mention:
@@ -841,9 +843,7 @@ def _related(text: str, m: Mention, lexicon: Lexicon) -> Mention:
     if d is None or relation is None or len(d.indices) not in (1, 2):
         return m
     word = relation.group(1)
-    if len(d.indices) == 1 and word in ("below", "beneath", "under", "above", "over"):
-        return m
-    if len(d.indices) == 2 and word not in ("below", "beneath", "under", "above", "over"):
+    if (len(d.indices) == 1) == (word in _ACROSS):
         return m
     axis, step = _STEPS[word]
     here = table.layout.positions.get((d.entity, d.owner, axis), ())
