@@ -355,6 +355,7 @@ def _focus(clause: str) -> str:
 # (no question, no request, no need of another quantity); a question that names nothing but points back ("What is
 # it?", "Could you give me that entry?") asks for what the last statement of need before it names.
 _SENTENCE = re.compile(r"(?<=[?!])(?<![=≡]\?)|\.(?=[a-z\ue000-\ue0ff(\[]|$)|\n")
+SINGULAR_POINTER = re.compile(r"\b(?:it|its|that|this)\b")
 ANAPHOR = re.compile(r"\b(?:it|its|that|this|them|those|these|thereof)\b")
 NEED_STATEMENT = re.compile(  # what is needed follows
     rf"{NEED_FOCUS.pattern}|\bfill in\b|\bwhats? left(?: is)?\b|\bonly lacks?\b|"
@@ -390,11 +391,17 @@ def _by_sentences(text: str, lexicon: Lexicon) -> Judgement | None:
     reading, antecedent, how = _read(question, lexicon), None, "the last question, read alone"
     if _points_back(question, reading):
         antecedent = next((i for i in range(last - 1, -1, -1) if _states_need(sentences[i])), None)
-        if antecedent is None:
-            return None
-        needed = _needed(sentences[antecedent])
-        reading = _read(f"what is {needed}?", lexicon)
-        how = f"the question points back to: {needed.strip()}"
+        if antecedent is not None:
+            needed = _needed(sentences[antecedent])
+            reading = _read(f"what is {needed}?", lexicon)
+            how = f"the question points back to: {needed.strip()}"
+        if (antecedent is None or reading.rule == "nothing_named") and last > 0 and SINGULAR_POINTER.search(question):
+            antecedent = last - 1  # "... is the base rate of H. What is that?": the last quantity named before it
+            named = find_mentions(sentences[antecedent], lexicon)
+            if not named:
+                return None
+            reading = _decide([named[-1]], [], [])
+            how = f"the question points back to the last quantity named before it: {named[-1].form}"
     if not reading.offer:
         return None
     for i, sentence in enumerate(sentences[:last]):
