@@ -149,8 +149,8 @@ FILLER_VERB = re.compile(r"^\s*(?:tell|explain|let|thank|thanks|i|we|it|that|the
 FORMULA_RUN = re.compile(r"(?:[\ue000-\ue0ff]|\d+|\bmod\b|(?<![a-z])[a-z](?![a-z])|[+\-*/^()\[\]|<>=≡!'.,]|\s)+")
 # After a name of the hint: an apposition (", the ...", ", i.e. ...") or a modifier ("of the weights",
 # "in x, y and z", "through P", "that x satisfies") describes it; names there are not asked.
-APPOSITION = re.compile(r"\s*,\s*(?:the|a|an|which|that|ie|namely|aka|in other words|defined as|given by|"
-                        r"meaning|i mean|where|so|whether|is)\b(?:[^,?;]|,(?=\s*[\ue000-\ue0ff]))*")
+APPOSITION = re.compile(r"\s*(?:,|\s?-\s?|—|–)\s*(?:the|a|an|which|that|ie|namely|aka|in other words|defined as|"
+                        r"given by|meaning|i mean|where|so|whether|is|its)\b(?:[^,?;]|,(?=\s*[\ue000-\ue0ff]))*")
 MODIFIER = re.compile(r"\s*,?\s*(?:of|in|for|through|at|between|with|on|that|which|from|over|after|before|"
                       r"right after|following|satisfied by|labelled|labeled|relating|involving|connecting)\b"
                       r"(?:\s*(?:,|and|or|the|a|an|its|all|variables?|unknowns?|signal|weights?)?\s*[\ue000-\ue0ff])+"
@@ -198,6 +198,7 @@ NEGATED = re.compile(r"\((?:not|rather than|instead of|other than)\b[^()]*\)|(?:
                      r"(?:[\ue000-\ue0ff](?:\s*(?:,|and|or|nor)\s*(?:the\s+)?(?:ones?\s+)?)?)+")
 # a described part of the target: "the top-left entry of M^2" asks for the target, not the hint's entry
 PART_OF = re.compile(r"\s*(?:of|in)\s+(?:the\s+)?(?:matrix\s+)?([\ue000-\ue0ff])")
+OWNER_BEFORE = re.compile(r"([\ue000-\ue0ff])\s*$")
 APPOSITION_PAREN = re.compile(r"\s*(?:[=:,]|,?\s*(?:ie|that is|namely|aka|defined as|given by|where)\s*,?)?\s*\(")
 
 
@@ -225,6 +226,8 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     """Read ``request`` against the instance's ``lexicon`` (see the module docstring)."""
     if len(request) > MAX_REQUEST_CHARS:
         return Judgement(False, "too_long", (f"{len(request)} characters",))
+    if "'s" in request or "’s" in request:
+        request = POSSESSIVE.sub(_without_possessive, request)
     text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
     if "minus" in text or " of" in text:
         text = CLUMSY.sub(_unclumsy, text)
@@ -245,6 +248,16 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
             return replace(corrected, described=(*corrected.described,
                                                  *(f"{wrong} = typo of {right}" for wrong, right in fixes)))
     return judgement
+
+
+# "the first resistor's value": the possessive goes, so that the description before it is read as written (normalising
+# drops apostrophes, which would make it a plural); contractions stay
+POSSESSIVE = re.compile(r"\b([A-Za-z][A-Za-z0-9_]*[)\]]?)['’]s\b")
+_CONTRACTIONS = {"what", "that", "it", "there", "here", "let", "who", "where", "he", "she", "how", "which", "one"}
+
+
+def _without_possessive(m: re.Match[str]) -> str:
+    return m.group() if m.group(1).lower() in _CONTRACTIONS else m.group(1)
 
 
 def _corrected(text: str, fixes: list[tuple[str, str]]) -> str:
@@ -358,7 +371,7 @@ _SENTENCE = re.compile(r"(?<=[?!])(?<![=≡]\?)|\.(?=[a-z\ue000-\ue0ff(\[]|$)|\n
 SINGULAR_POINTER = re.compile(r"\b(?:it|its|that|this)\b")
 ANAPHOR = re.compile(r"\b(?:it|its|that|this|them|those|these|thereof)\b")
 NEED_STATEMENT = re.compile(  # what is needed follows
-    rf"{NEED_FOCUS.pattern}|\bfill in\b|\bwhats? left(?: is)?\b|\bonly lacks?\b|"
+    rf"{NEED_FOCUS.pattern}|\b(?:all|everything|every one) (?:but|except)\b|\bfill in\b|\bwhats? left(?: is)?\b|\bonly lacks?\b|"
     r"\b(?:id|i would|wed|we would) like to (?:check|know|have|get)\b|"
     r"\b(?:im|i am) (?:guessing|assuming|using)\b|\bi (?:guess|think|believe|assume|suspect|reckon|assumed)\b|"
     r"\b(?:uses|involves)\b|\b(?:assumption|hunch|guess|placeholder|feeling|memory) (?:is|was)?(?: that)?\b|"
@@ -525,10 +538,19 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     for negated in NEGATED.finditer(clause):
         dropped |= set(_indices(negated.group()))
     for i in [i for i in is_hint if mentions[i].name.via]:
-        of = PART_OF.match(clause, clause.index(chr(_MARK + i)) + 1)
-        if of and mentions[ord(of.group(1)) - _MARK].name.kind == TARGET:
+        at = clause.index(chr(_MARK + i))
+        of = PART_OF.match(clause, at + 1)
+        owner = ord(of.group(1)) - _MARK if of else None
+        before = OWNER_BEFORE.search(clause, 0, at)  # "the signal's first sample" (the possessive dropped)
+        if owner is None and before and not _owned(mentions[i], lexicon):
+            owner = ord(before.group(1)) - _MARK
+        if owner is None or mentions[owner].name.kind != TARGET:
+            continue
+        if _owned(mentions[i], lexicon):  # "the top-left entry of M^2": an entry of another matrix, the target's
             is_hint.discard(i)
             dropped.add(i)
+        else:  # "the first sample of the signal": the hint is part of what the target is made of
+            dropped.add(owner)
     for quoted in QUOTED_FORMULA.finditer(clause):
         dropped |= set(_indices(quoted.group(2))) - is_hint
     rest = clause
@@ -564,6 +586,14 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     if unnamed:
         return kept, unnamed + _unnamed_conjuncts(rest)
     return kept, _unnamed_conjuncts(rest) if kept or CONJUNCTION.search(rest) else []
+
+
+def _owned(mention: Mention, lexicon: Lexicon) -> bool:
+    """Whether the slot a described mention names belongs to a named owner (matrix M's entry), which "of the target"
+    then contradicts; a slot without one (a sample of the signal) is part of what the target is made of."""
+    table = lexicon.described
+    d = table.slots.get(mention.name.candidate or mention.name.slot) if table is not None else None
+    return d is None or bool(d.owner)
 
 
 def _in_terms(clause: str, ids: list[int], is_hint: set[int]) -> set[int]:
