@@ -371,7 +371,8 @@ _SENTENCE = re.compile(r"(?<=[?!])(?<![=≡]\?)|\.(?=[a-z\ue000-\ue0ff(\[]|$)|\n
 SINGULAR_POINTER = re.compile(r"\b(?:it|its|that|this)\b")
 ANAPHOR = re.compile(r"\b(?:it|its|that|this|them|those|these|thereof)\b")
 NEED_STATEMENT = re.compile(  # what is needed follows
-    rf"{NEED_FOCUS.pattern}|\b(?:all|everything|every one) (?:but|except)\b|\bfill in\b|\bwhats? left(?: is)?\b|\bonly lacks?\b|"
+    rf"{NEED_FOCUS.pattern}|\b(?:all|everything|every one) (?:but|except)\b|"
+    r"\bfill in\b|\bwhats? left(?: is)?\b|\bonly lacks?\b|"
     r"\b(?:id|i would|wed|we would) like to (?:check|know|have|get)\b|"
     r"\b(?:im|i am) (?:guessing|assuming|using)\b|\bi (?:guess|think|believe|assume|suspect|reckon|assumed)\b|"
     r"\b(?:uses|involves)\b|\b(?:assumption|hunch|guess|placeholder|feeling|memory) (?:is|was)?(?: that)?\b|"
