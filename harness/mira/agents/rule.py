@@ -226,8 +226,15 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     """Read ``request`` against the instance's ``lexicon`` (see the module docstring)."""
     if len(request) > MAX_REQUEST_CHARS:
         return Judgement(False, "too_long", (f"{len(request)} characters",))
-    if "'s" in request or "’s" in request:
-        request = POSSESSIVE.sub(_without_possessive, request)
+    judgement = _judge(request, lexicon)
+    if not judgement.offer and ("'s" in request or "’s" in request):
+        plain = _judge(POSSESSIVE.sub(_without_possessive, request), lexicon)  # "the first resistor's value"
+        if plain.offer:
+            return plain
+    return judgement
+
+
+def _judge(request: str, lexicon: Lexicon) -> Judgement:
     text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
     if "minus" in text or " of" in text:
         text = CLUMSY.sub(_unclumsy, text)
