@@ -399,11 +399,12 @@ def _by_sentences(text: str, lexicon: Lexicon) -> Judgement | None:
     if not asks:
         return None
     last = asks[-1]
-    restated = RESTATED.match(sentences[last + 1]) if last + 1 < len(sentences) else None
-    if restated and not any("?" in s or ADDITIVE.search(s) for s in sentences[:last]):
-        reading = _read(f"what is {sentences[last + 1][restated.end():]}?", lexicon)
-        if reading.offer:  # "What weight multiplies v[0] in row 1? That is, the entry of M at row 1, column 0."
-            return replace(reading, described=(*reading.described, "sentences: the question restated after it"))
+    if "?" not in sentences[last] and len(asks) > 1 and "?" in sentences[asks[-2]] and asks[-2] == last - 1:
+        last = asks[-2]  # "How fast does it drop back to state 2? That rate is what I need.": the question
+    if last + 1 < len(sentences) and not any("?" in s or ADDITIVE.search(s) for s in sentences[:last]):
+        restated = _restated_after(sentences[last], sentences[last + 1:], lexicon)
+        if restated is not None:
+            return restated
     if any("?" in s or ADDITIVE.search(s) for s in sentences[:last]) or any(
             ADDITIVE.search(s) or ALSO_ASKED.search(s) or _read(s, lexicon).rule != "nothing_named"
             for s in sentences[last + 1:]):
@@ -476,6 +477,22 @@ def _last_noun(text: str, nouns: dict[str, str]) -> str | None:
         else:
             i += 1
     return found
+
+
+def _restated_after(question: str, after: list[str], lexicon: Lexicon) -> Judgement | None:
+    """A question followed by what it means: "... in row 1? That is, the entry of M at row 1, column 0."; or a
+    question that names nothing followed by what is needed: "How fast does the chain drop back to state 2? That
+    transition rate is what I need." """
+    restated = RESTATED.match(after[0])
+    if restated:
+        reading = _read(f"what is {after[0][restated.end():]}?", lexicon)
+        how = "the question restated after it"
+    elif len(after) == 1 and not ADDITIVE.search(after[0]) and _read(question, lexicon).rule == "nothing_named":
+        reading = _read(after[0], lexicon)
+        how = "the question described after it"
+    else:
+        return None
+    return replace(reading, described=(*reading.described, f"sentences: {how}")) if reading.offer else None
 
 
 def _points_back(question: str, reading: Judgement) -> bool:

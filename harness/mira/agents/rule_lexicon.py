@@ -650,7 +650,7 @@ _LACK = (r"(?:(?:(?:thats|that is|whichs|which is)\s+(?:still\s+)?(?:missing|abs
          r"(?:my|our|the)\s+\w+|(?:(?:is|are|was)\s+)?not\s+(?:in|on|among|part of)\s+(?:my|our)\s+\w+|"
          r"(?:is\s+|was\s+)?not\s+"
          r"(?:listed|given|provided|known)(?:\s+to\s+(?:me|us))?|(?:i|we)\s+(?:was|were)\s+not\s+(?:given|told)|"
-         r"(?:i|we)\s+lack|(?:is|are)\s+neither\s+given|(?:that\s+|which\s+)?(?:only\s+)?you\s+(?:hold|have)))")
+         r"(?:i|we)\s+lack|(?:i|we)\s*(?:am|m|are|re)?\s+short(?:\s+of)?|(?:is|are)\s+neither\s+given|(?:that\s+|which\s+)?(?:only\s+)?you\s+(?:hold|have)))")
 _LACK_WORD = r"(?:remaining|missing|unknown|other|outstanding|absent|unlisted|lacking|unspecified|unprovided)"
 
 
@@ -670,7 +670,7 @@ def role_pattern() -> re.Pattern[str]:
         pattern = (f"{det}\\s+{_NOUN_PHRASE.format(1)}{tail}\\s+{_LACK}"
                    f"|{det}\\s+{_LACK_WORD}(?:\\s+(?:only|one|single))?\\s+{_NOUN_PHRASE.format(2)}(?![a-z0-9])"
                    f"|(?<![a-z0-9])(?:that|this)(?:\\s+other)?\\s+{_NOUN_PHRASE.format(3)}"
-                   r"(?=\s*(?:[?.,!]|$|please|for me|to me))"
+                   r"(?=\s*(?:[?.,!]|$|please|for me|to me|is (?:what|all|the one) (?:i|we)\b))"
                    # "which congruence does x satisfy apart from the ones modulo 13 and modulo 5": to the clause's end
                    f"|(?<![a-z0-9])(?:which|what)\\s+{_NOUN_PHRASE.format(4)}\\s+(?:do|does|did|is|are|else)\\b[^?.;]{{0,40}}?"
                    r"\b(?:apart from|other than|besides|except|in addition to)\b[^?.;!]*"
@@ -864,13 +864,13 @@ def _related(text: str, m: Mention, lexicon: Lexicon) -> Mention:
 
 
 _QUALIFIED = re.compile(r"\s*(?:of|in|for|at|between|from|on)\b")
-_ROLE_HINT = re.compile(r"\b(?:dont|do not|didnt|did not|havent|have not|have no|had no|missing|not in|not on|"
+_ROLE_HINT = re.compile(r"\b(?:dont|do not|didnt|did not|havent|have not|have no|had no|missing|not in|not on|short|"
                        r"not among|not part|not listed|not given|not provided|not known|not told|lack|neither|you hold|"
                        r"you have|remaining|unknown|other|outstanding|absent|unlisted|unspecified|apart from|besides|"
                        r"except|crosses|meets|intersects|passes|connects|contains|sits|lies|has|appears|belongs|"
                        r"leaves|leave|omits|omit|skips|skip|wasnt|werent|separates|divides|splits|series|parallel)\b|"
                        r"\b(?:that|this)(?: other)? [a-z0-9]+"
-                       r"(?: [a-z0-9]+)?\s*(?:[?.,!]|$|please|for me|to me)")
+                       r"(?: [a-z0-9]+)?\s*(?:[?.,!]|$|please|for me|to me|is (?:what|all|the one) (?:i|we)\b)")
 
 
 def _role_name(lexicon: Lexicon, kinds: str) -> Name:
