@@ -235,19 +235,20 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
 
 
 def _judge(request: str, lexicon: Lexicon) -> Judgement:
-    text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
-    if "minus" in text or " of" in text:
-        text = CLUMSY.sub(_unclumsy, text)
-    if " or" in text:
-        text = VALUE_CHOICE.sub(" ", text)
+    text = _prepared(request)
     judgement = _read(text, lexicon)
     if judgement.offer or judgement.rule in ("everything", "too_many_names"):
         return judgement
-    # a misspelt name ("the 3rd congrunce"): read again with each word one edit away from exactly one word of the
-    # instance's names corrected; only a reading that then asks for the hint alone changes the decision
-    focused = _by_sentences(text, lexicon) or _elided_ordinal(text, lexicon)
+    lines = _by_lines(request) if "\n" in request.strip() else text
+    if lines != text and "\n" not in lines:  # a table of data, then the question
+        alone = _read(lines, lexicon)
+        if alone.offer:
+            return replace(alone, described=(*alone.described, "lines: a table set aside"))
+    focused = _by_sentences(lines, lexicon) or _listed_ordinal(text, lexicon) or _elided_ordinal(text, lexicon)
     if focused is not None:
         return focused
+    # a misspelt name ("the 3rd congrunce"): read again with each word one edit away from exactly one word of the
+    # instance's names corrected; only a reading that then asks for the hint alone changes the decision
     fixes = typo_corrections(text, lexicon)
     if fixes:
         corrected = _read(_corrected(text, fixes), lexicon)
@@ -255,6 +256,32 @@ def _judge(request: str, lexicon: Lexicon) -> Judgement:
             return replace(corrected, described=(*corrected.described,
                                                  *(f"{wrong} = typo of {right}" for wrong, right in fixes)))
     return judgement
+
+
+def _prepared(request: str) -> str:
+    text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
+    if "minus" in text or " of" in text:
+        text = CLUMSY.sub(_unclumsy, text)
+    if " or" in text:
+        text = VALUE_CHOICE.sub(" ", text)
+    return text
+
+
+def _by_lines(request: str) -> str:
+    """A request of several lines: a line that ends a sentence (or is a heading) ends one, which normalising would
+    hide; a line that does not ("Please provide it, since" before a display formula) goes on; a Markdown table row
+    is data ("| R1 | **?** |"), not a question."""
+    pieces: list[str] = []
+    for line in (raw.strip() for raw in request.splitlines()):
+        if not line or line.startswith("|"):
+            continue
+        display = line.startswith(("$$", "\\[", "\\begin"))
+        if pieces and not display and not pieces[-1].endswith((".", "?", "!", ":", "$$", "\\]")) \
+                and not pieces[-1].startswith("#"):
+            pieces[-1] += " " + line
+        else:
+            pieces.append(line)
+    return "\n".join(_prepared(piece) for piece in pieces)
 
 
 # "the first resistor's value": the possessive goes, so that the description before it is read as written (normalising
@@ -406,7 +433,8 @@ def _by_sentences(text: str, lexicon: Lexicon) -> Judgement | None:
         if restated is not None:
             return restated
     if any("?" in s or ADDITIVE.search(s) for s in sentences[:last]) or any(
-            ADDITIVE.search(s) or ALSO_ASKED.search(s) or _read(s, lexicon).rule != "nothing_named"
+            ADDITIVE.search(s) or ALSO_ASKED.search(s) or (_read(s, lexicon).rule != "nothing_named"
+                                                            and not _only_formula(s))
             for s in sentences[last + 1:]):
         return None  # two questions, "also ...", or something named after the question: read whole
     question = sentences[last]
@@ -438,8 +466,8 @@ def _by_sentences(text: str, lexicon: Lexicon) -> Judgement | None:
 # third?": an ordinal whose noun is left out names the noun the request used before it
 _ORDINAL_WORD = (r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|[4-9]th|10th|"
                  r"last|final|middle|second to last)")
-ELIDED_ORDINAL = re.compile(rf"\bthe\s+({_ORDINAL_WORD})(?:\s+one)?(?=\s*(?:[?.!,;:]|$|please|pls|on your side|"
-                            r"from you|for me|in your list|you have))")
+ELIDED_ORDINAL = re.compile(rf"\bthe\s+({_ORDINAL_WORD})(?:\s+one)?(?:\s+of (?:them|those|these)(?:\s+\w+)?)?"
+                            r"(?=\s*(?:[?.!,;:]|$|please|pls|on your side|from you|for me|in your list|you have))")
 _WORD = re.compile(r"[a-z]+(?: [a-z]+){0,2}")
 
 
@@ -459,6 +487,43 @@ def _elided_ordinal(text: str, lexicon: Lexicon) -> Judgement | None:
         if reading.rule != "nothing_named":
             return None
     return None
+
+
+def _listed_ordinal(text: str, lexicon: Lexicon) -> Judgement | None:
+    """"Of the three inputs, P(E|H), P(E|not H) and P(H), I have the first two. What's the last one?": an ordinal
+    with its noun left out counts along the last list of names before it."""
+    elided = list(ELIDED_ORDINAL.finditer(text))
+    if not elided:
+        return None
+    ordinal = elided[-1]
+    mentions = [m for m in find_mentions(text, lexicon) if m.end <= ordinal.start()]
+    runs: list[list[Mention]] = []
+    for m in mentions:
+        if runs and LIST_GAP.fullmatch(text, runs[-1][-1].end, m.start):
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    listed = next((run for run in reversed(runs) if len(run) >= 3 or (len(run) == 2 and ordinal.group(1) in
+                                                                           ("first", "second", "last", "final"))),
+                  None)
+    if listed is None:
+        return None
+    rank = _ORDINAL_RANK.get(ordinal.group(1))
+    if rank is None or not -len(listed) <= rank < len(listed):
+        return None
+    reading = _decide([listed[rank]], [], [m for m in listed if m is not listed[rank]])
+    if not reading.offer:
+        return None
+    return replace(reading, described=(*reading.described, f"ordinal: the {ordinal.group(1)} of the list "
+                                                           f"{', '.join(m.form for m in listed)}"))
+
+
+LIST_GAP = re.compile(r"\s*(?:,|;|and|,\s*and|or|&|\s)\s*(?:the\s+)?")
+_ORDINAL_RANK = {w: i for i, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
+                                             "eighth", "ninth", "tenth"))}
+_ORDINAL_RANK.update({w: i for i, w in enumerate(("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th",
+                                                 "10th"))})
+_ORDINAL_RANK.update({"last": -1, "final": -1, "second to last": -2})
 
 
 def _last_noun(text: str, nouns: dict[str, str]) -> str | None:
@@ -493,6 +558,13 @@ def _restated_after(question: str, after: list[str], lexicon: Lexicon) -> Judgem
     else:
         return None
     return replace(reading, described=(*reading.described, f"sentences: {how}")) if reading.offer else None
+
+
+def _only_formula(sentence: str) -> bool:
+    """A sentence that is a formula (a display equation after the question): context."""
+    return "=" in sentence and not STRONG_ASK.search(sentence) and not WEAK_ASK.search(sentence) \
+        and not re.search(r"\b[a-z]{4,}\b", re.sub(r"\b(?:begin|end|cases|aligned|array|frac|since|where)\b", "",
+                                                    sentence))
 
 
 def _points_back(question: str, reading: Judgement) -> bool:
