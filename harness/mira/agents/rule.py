@@ -812,7 +812,14 @@ PLAIN_HEAD = re.compile(
     r"(?:(?:hi|hello|hey)\W+)?(?:please\s+)?"
     r"(?:what is|whats|what are|i need|need|give me|send me|send|tell me|"
     r"(?:could|can|would) you (?:please )?(?:give|send|tell) me)?\s*(?:the\s+|your\s+)?")
-PLAIN_TAIL = re.compile(r"\s*(?:,?\s*please)?\s*[?!.]*$")
+
+
+def _without_tail(text: str) -> str:
+    """``text`` without its closing punctuation and a closing "please"."""
+    text = text.rstrip(" ?!.")
+    if text.endswith("please"):
+        text = text[:-6].rstrip(" ,")
+    return text
 # words some reading of ``judge`` starts from (roles, relations, indices, conjunctions): such a request is read whole
 _PLAIN_GUARDS = re.compile(r"\b(?:or|also|plus|not|other|after|before|below|above|under|over|following|"
                            r"preceding|index|position|step|time|missing|remaining|dont|lack|only|one|which)\b|;")
@@ -820,7 +827,7 @@ _PLAIN_GUARDS = re.compile(r"\b(?:or|also|plus|not|other|after|before|below|abov
 
 def plain_request(instance: dict[str, Any], request: str) -> Judgement | None:
     """``judge``'s judgement of a plain request for one of the hint's names (k = 1), or None for any other."""
-    if len(request) > 160:
+    if len(request) > 100:  # a frame and one name; longer requests are read whole
         return None
     text = _MARKS.sub(" ", normalize(request))
     if _PLAIN_GUARDS.search(text):
@@ -831,7 +838,7 @@ def plain_request(instance: dict[str, Any], request: str) -> Judgement | None:
     constraint = hint.get("constraint")
     if isinstance(constraint, dict) and isinstance(constraint.get("coeffs"), dict) and LINEAR_EXPR.search(text):
         return None  # a linear hint is also named by its left-hand side, in any order: read whole
-    name = text[PLAIN_HEAD.match(text).end():PLAIN_TAIL.search(text).start()]  # type: ignore[union-attr]
+    name = _without_tail(text[PLAIN_HEAD.match(text).end():])  # type: ignore[union-attr]
     if not name or name not in hint_name_forms(tuple(hint["request_aliases"]), hint["slot"]):
         return None
     return Judgement(True, "hint", (name,), (), (), (HINT,))
