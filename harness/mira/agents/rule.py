@@ -43,6 +43,17 @@ from the left", "the middle cell of the bottom edge", "the lower-left entry"); a
 correlation between the two assets"); after a name of the hint, a relative clause, a from-to, or what it does ("does
 f follow the second formula") describes it; loose meanings match kinds in either order.
 
+rule/5 (issue 28, fourth round) reads requests as a model writes them: a request of several sentences (or lines) is
+read for its last question when the sentences before it ask nothing, and a question that only points back ("What is
+it?", "Could you check that number?") asks for what the statement of need before it names, else for the last
+quantity named before it; a question restated or described after it ("That is, ...", "That rate is what I need"); an
+ordinal whose noun is left out counts along a list of names before it, or names the noun used before it ("I have the
+first two. What's the last one?"); slots located by row, column, edge, corner or index, read as a small grammar over
+the slots' declarations (``rule_reference``), also over a listed phrase read without the row the request gives;
+values a quantity may take ("is 0 or 1") and a table of data are not quantities asked; possessives; "that's
+missing" roles. A plain request for one of the hint's names ("What is P(H)?") is decided from those names alone, so
+the instance's lexicon is built only when a request needs it (issue 27).
+
 At k > 1 (the hard tier: B holds two withheld facts) the request is read once per withheld fact, that fact as
 the hint and the other among B's other slots (``RuleResponder.decide_among``): the fact exactly one reading offers
 is offered; a request for both is ``two_quantities``.
