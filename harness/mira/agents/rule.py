@@ -194,6 +194,15 @@ CLUMSY = re.compile(r"\s?\bminus(?=\d)|(?<![a-z0-9'])([a-z]) of(-?\d+)(?![\d.])"
 # "whether cell(2,1) is 0 or 1", "? 0 or 1 pls": the values a quantity may take, not quantities (normalising
 # joins a number to the word before it: "is0 or1")
 VALUE_CHOICE = re.compile(r"(?:(?<=[\s?,:(])|\b(?:is|be|either|a|it|its))-?\d+\s?or\s?(?:a\s?)?-?\d+(?![\d)\],])")
+# "the number that multiplies x0", "what weight multiplies x1": the coefficient of x0, x1
+MULTIPLIES = re.compile(r"\b(?:the\s+)?(?:(?:coefficient|number|weight|factor|multiplier|value)\s+(?:that\s+)?)?"
+                        r"(?:multiplies|multiplying)\s+([a-z]\d+)")
+# "line number two", "row three", "equation one": the number, as normalising writes it ("line2")
+_NUMBER_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                 "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
+NUMBER_WORD = re.compile(r"\b((?:row|column|col|equation|eq|line|state|resistor|number|index|symbol|asset|vertex|node|"
+                         r"sample|step|term|congruence|cell|entry)\s?)(zero|one|two|three|four|five|six|seven|eight|"
+                         r"nine|ten)\b")
 STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
 # "please confirm that a(0) = -5", "can you also verify P(E|H) = 1/2": asking B to confirm a quantity asks for it
 CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|would you|will you|you|u)\s+"
@@ -275,6 +284,10 @@ def _prepared(request: str) -> str:
         text = CLUMSY.sub(_unclumsy, text)
     if " or" in text:
         text = VALUE_CHOICE.sub(" ", text)
+    if "multipl" in text:
+        text = MULTIPLIES.sub(r"the coefficient of \1", text)
+    if NUMBER_WORD.search(text):
+        text = NUMBER_WORD.sub(lambda m: m.group(1) + _NUMBER_WORDS[m.group(2)], text)
     return text
 
 

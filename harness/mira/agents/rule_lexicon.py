@@ -638,8 +638,9 @@ def _role_nouns(descriptions: tuple[SlotDescription, ...]) -> dict[str, str]:
     return out
 
 
-_LACK = (r"(?:(?:(?:thats|that is|whichs|which is)\s+(?:still\s+)?(?:missing|absent|unknown|unlisted|"
-         r"not\s+(?:in|on|among|listed|given|provided)\b)(?:\s+(?:from|in)\s+(?:my|our|the)\s+\w+)?)|"
+_LACK = (r"(?:(?:(?:(?:thats|that is|whichs|which is)\s+(?:still\s+)?(?:missing|absent|unknown|unlisted|"
+         r"not\s+(?:in|on|among|listed|given|provided|part of)\b)|(?:(?:that|which)\s+)?(?:isnt|arent|wasnt)\s+"
+         r"(?:in|on|among|listed|given|provided|part of)\b)(?:\s+(?:from|in)?\s*(?:my|our|the)\s+\w+)?)|"
          r"(?:that\s+|which\s+)?(?:(?:my|our|the)\s+(?:list|facts|view|data|constraints)\s+(?:leaves?\s+out|omits?|"
          r"skips?|lacks?|is\s+missing|misses|doesnt\s+(?:have|include|list|give)|does\s+not\s+(?:have|include|list|give))|"
          r"(?:i|we)\s+(?:wasnt|werent)\s+(?:given|told)|(?:is|are|was|were)\s+neither\s+(?:given|listed|provided|known)|"
@@ -654,7 +655,8 @@ _LACK = (r"(?:(?:(?:thats|that is|whichs|which is)\s+(?:still\s+)?(?:missing|abs
 _LACK_WORD = r"(?:remaining|missing|unknown|other|outstanding|absent|unlisted|lacking|unspecified|unprovided)"
 
 
-_NOT_NOUN = r"(?!(?:i|we|you|that|which|is|are|was|do|does|did|of|in|on|from|for|not|have|has|am|im|the|a|an)\b)"
+_NOT_NOUN = (r"(?!(?:i|we|you|that|thats|which|whichs|is|isnt|are|arent|was|wasnt|do|does|did|of|in|on|from|for|not|"
+             r"have|has|am|im|the|a|an)\b)")
 _NOUN_PHRASE = r"(?P<n{}>(?:" + _NOT_NOUN + r"[a-z0-9]+\s+){{0,3}}?" + _NOT_NOUN + r"[a-z0-9]+)"
 
 
