@@ -203,6 +203,13 @@ _NUMBER_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4",
 NUMBER_WORD = re.compile(r"\b((?:row|column|col|equation|eq|line|state|resistor|number|index|symbol|asset|vertex|node|"
                          r"sample|step|term|congruence|cell|entry)\s?)(zero|one|two|three|four|five|six|seven|eight|"
                          r"nine|ten)\b")
+# a quantity that is the subject of what the request asks about ("does x leave", "the point P satisfies"); the
+# variables an equation is in ("a linear equation in x and y", "the relation among x, y and z")
+SUBJECT_OF = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:leave|leaves|fall|falls|satisfy|satisfies|lie|lies|take|takes|"
+                        r"obey|obeys|meet|meets|pass|passes|switch|switches|fulfil|fulfill|fulfils|fulfills)\b")
+VARIABLES_OF = re.compile(r"\b(?:equation|equations|relation|relations|constraint|constraints|condition|line)\s+"
+                          r"(?:\w+\s+)?(?:among|in|on|between|linking|relating|involving|of|for)\s+(?:the\s+)?"
+                          r"(?:(?:unknowns|variables)\s+)?((?:[\ue000-\ue0ff]\s*(?:,|and|&)?\s*){2,})")
 STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
 # "please confirm that a(0) = -5", "can you also verify P(E|H) = 1/2": asking B to confirm a quantity asks for it
 CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|would you|will you|you|u)\s+"
@@ -692,10 +699,15 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
                     dropped.add(i)
         dropped |= _in_terms(clause, ids, is_hint)
     for i in ids:
-        after = clause[clause.index(chr(_MARK + i)) + 1:]
+        at = clause.index(chr(_MARK + i))
+        after = clause[at + 1:]
         if i not in is_hint and ((STATED_VALUE.match(after) and not confirm)
                                  or (is_hint and "?" in after and PLACEHOLDER.match(after))):
             dropped.add(i)
+        elif i not in is_hint and mentions[i].name.kind == TARGET and SUBJECT_OF.match(after):
+            dropped.add(i)  # "what remainder does x leave", "which equation does the point P satisfy"
+    for listed in VARIABLES_OF.finditer(clause):  # "the linear relation among x, y and z": its variables
+        dropped |= {j for j in _indices(listed.group(1)) if j not in is_hint}
     kept = [i for i in ids if i not in dropped]
     unnamed = []
     for i in [i for i in kept if i in is_hint]:
