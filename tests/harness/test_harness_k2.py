@@ -3,6 +3,8 @@ kept byte-identical to what the loop wrote before k > 1 existed."""
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import json
 from collections.abc import Callable
@@ -122,6 +124,11 @@ def test_each_reading_leaves_the_other_facts_slots_out_of_the_candidates(k2: lis
 
 
 def k2_instances_of(family: str) -> list[dict]:
+    return copy.deepcopy(_k2_instances_of(family))  # generated once per family for the tests that use them
+
+
+@functools.cache
+def _k2_instances_of(family: str) -> list[dict]:
     try:
         records = list(generate(list(hard_slots(2, [family])), 1234))
     except NotImplementedError as exc:  # the family has no k = 2 instances (yet)

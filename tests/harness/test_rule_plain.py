@@ -23,11 +23,11 @@ FRAMES = ("What is {}?", "what's {}", "{}?", "{}", "Need {}.", "I need {}.", "Gi
 @pytest.fixture(scope="module")
 def instances() -> list[dict]:
     split = typed_slots(20, 50)
-    out = [_build((p, split[p], 1234)) for p in range(0, len(split), 7)]
+    out = [_build((p, split[p], 1234)) for p in range(0, len(split), 13)]
     hard = [s for s in hard_slots(2) if s.k == 1]
     out += [_build((p, s, 1234)) for p, s in enumerate(hard)]
     corpus = load_corpus(sorted(DATA.glob("rule_requests_*.jsonl")))
-    out += list(build_instances(sorted({item.id for item in corpus})[::3]).values())
+    out += list(build_instances(sorted({item.id for item in corpus})[::7]).values())
     return out
 
 
