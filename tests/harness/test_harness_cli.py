@@ -10,10 +10,12 @@ import pytest
 from harness import plugins
 from harness.cli import main
 
+FEW = ("--elenchos-repetitions", "1")  # the main job's shape; one Elenchos session per set and level keeps it quick
+
 
 def test_main_job_regenerates_validates_runs_and_prints_tables(tmp_path: Path, capsys) -> None:
     out = tmp_path / "default"
-    assert main(["main", "--out", str(out), "--n-a", "1", "--n-b", "1", "--no-figures"]) == 0
+    assert main(["main", "--out", str(out), "--n-a", "1", "--n-b", "1", "--no-figures", *FEW]) == 0
     printed = capsys.readouterr().out
     assert "Overall metrics (Table 6 style)" in printed and "Trace decomposition (Table 3 style)" in printed
     assert "ZS vs 4S" in printed
@@ -24,18 +26,18 @@ def test_main_job_regenerates_validates_runs_and_prints_tables(tmp_path: Path, c
         assert json.loads((out / name / "run.json").read_text())["status"] == "complete"
     assert (out / "mira_report" / "comparison.md").exists()
     transcripts = (out / "mira_oracle_rule_zs" / "transcripts.jsonl").read_bytes()
-    assert main(["main", "--out", str(out), "--n-a", "1", "--n-b", "1", "--no-figures"]) == 0  # resumes: no-op
+    assert main(["main", "--out", str(out), "--n-a", "1", "--n-b", "1", "--no-figures", *FEW]) == 0  # resumes: no-op
     assert (out / "mira_oracle_rule_zs" / "transcripts.jsonl").read_bytes() == transcripts
     data = (out / "data" / "mira_zero_shot.jsonl").read_bytes()
     capsys.readouterr()
-    assert main(["main", "--out", str(out), "--n-a", "1", "--n-b", "2", "--no-figures"]) == 2  # other settings
+    assert main(["main", "--out", str(out), "--n-a", "1", "--n-b", "2", "--no-figures", *FEW]) == 2  # other settings
     assert "holds the main job for --n-b 1 (now 2)" in capsys.readouterr().err
     assert (out / "data" / "mira_zero_shot.jsonl").read_bytes() == data  # untouched
     run_json = out / "mira_oracle_rule_zs" / "run.json"  # a run made on other data (the generators changed)
     info = json.loads(run_json.read_text())
     info["config"]["dataset_sha256"] = "0" * 64
     run_json.write_text(json.dumps(info))
-    assert main(["main", "--out", str(out), "--n-a", "1", "--n-b", "1", "--no-figures"]) == 0
+    assert main(["main", "--out", str(out), "--n-a", "1", "--n-b", "1", "--no-figures", *FEW]) == 0
     assert "kept as mira_oracle_rule_zs.stale-1" in capsys.readouterr().err
     assert (out / "mira_oracle_rule_zs.stale-1" / "transcripts.jsonl").read_bytes() == transcripts
 
