@@ -499,7 +499,6 @@ _ORDINAL_WORD = (r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth
                  r"last|final|middle|second to last)")
 ELIDED_ORDINAL = re.compile(rf"\bthe\s+({_ORDINAL_WORD})(?:\s+one)?(?:\s+of (?:them|those|these)(?:\s+\w+)?)?"
                             r"(?=\s*(?:[?.!,;:]|$|please|pls|on your side|from you|for me|in your list|you have))")
-_WORD = re.compile(r"[a-z]+(?: [a-z]+){0,2}")
 
 
 def _elided_ordinal(text: str, lexicon: Lexicon) -> Judgement | None:
