@@ -72,3 +72,20 @@ def test_rationale_names_the_reading(instances: dict[str, dict]) -> None:
     assert any(d.startswith("sentences: the question points back to") for d in rationale["described"])
     _, rationale = judged(instances, "mar-001824", "In row 1 of the transition matrix, what's the last entry?")
     assert any("reference: row and column" in d for d in rationale["described"])
+
+
+@pytest.mark.parametrize("text, slot", [
+    ("what is the top left corner?", "P(0->0)"),
+    ("the bottom right corner", "P(3->3)"),
+    ("the last entry in row major order", "P(3->3)"),
+    ("the first entry in row major order", "P(0->0)"),
+    ("in row1 of the matrix,whats the last entry?", "P(1->3)"),
+    ("the middle row,rightmost entry", None),  # four rows have no middle one
+    ("the entry in row1 and row2", None),  # two rows: no one cell
+])
+def test_coordinates_read_as_a_grammar(instances: dict[str, dict], text: str, slot: str | None) -> None:
+    from harness.mira.agents.rule_lexicon import build_lexicon
+    from harness.mira.agents.rule_reference import structured_reference
+
+    found = structured_reference(text, build_lexicon(instances["mar-001824"]))
+    assert (found.name.slot if found else None) == slot

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from generators.describe import ORDINAL_SHORT, ORDINALS, SlotDescription
+from generators.describe import ORDINAL_SHORT, ORDINALS, Layout, SlotDescription
 from harness.mira.agents.rule_lexicon import HINT, OTHER, Lexicon, Mention, Name
 
 _RANK_WORDS = {**{w: i for i, w in enumerate(ORDINALS) if i}, **{w: i for i, w in enumerate(ORDINAL_SHORT) if i},
@@ -61,7 +61,7 @@ def structured_reference(text: str, lexicon: Lexicon) -> Mention | None:
     return Mention(0, 0, how, name)
 
 
-def _grid_cell(text: str, slots: dict[str, SlotDescription], layout) -> tuple[str, str] | None:
+def _grid_cell(text: str, slots: dict[str, SlotDescription], layout: Layout) -> tuple[str, str] | None:
     grids = _groups(slots, axes=2)
     grid = _the_one_meant(text, grids, slots)
     if grid is None:
@@ -73,12 +73,12 @@ def _grid_cell(text: str, slots: dict[str, SlotDescription], layout) -> tuple[st
     corner = _CORNER.search(text)
     major = _ROW_MAJOR.search(text)
     if corner:
-        row = 0 if corner.group(1) in ("top", "upper") else -1
-        col = 0 if corner.group(2) == "left" else -1
+        row = 1 if corner.group(1) in ("top", "upper") else -1  # ranks count from 1 (0 is the middle)
+        col = 1 if corner.group(2) == "left" else -1
         at = (_pick(positions[0], ("rank", row)), _pick(positions[1], ("rank", col)))
         how = f"{corner.group()} corner"
     elif major:
-        rank = 0 if (major.group(1) or major.group(2)) == "first" else -1
+        rank = 1 if (major.group(1) or major.group(2)) == "first" else -1
         at = (_pick(positions[0], ("rank", rank)), _pick(positions[1], ("rank", rank)))
         how = major.group()
     else:
