@@ -266,7 +266,7 @@ def _judge(request: str, lexicon: Lexicon) -> Judgement:
     judgement = _read(text, lexicon)
     if judgement.offer or judgement.rule in ("everything", "too_many_names"):
         return judgement
-    lines = _by_lines(request) if "\n" in request.strip() else text
+    lines = _by_lines(request) if "\n" in request.strip() or "$$" in request else text
     if lines != text and "\n" not in lines:  # a table of data, then the question
         alone = _read(lines, lexicon)
         if alone.offer:
@@ -286,6 +286,8 @@ def _judge(request: str, lexicon: Lexicon) -> Judgement:
 
 
 def _prepared(request: str) -> str:
+    if "—" in request or "–" in request or " - " in request:
+        request = DASH_THEN_ASK.sub("; ", request)  # "I think it is x ≡ 4 (mod 17) — can you check ...": two clauses
     text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
     if "minus" in text or " of" in text:
         text = CLUMSY.sub(_unclumsy, text)
@@ -295,7 +297,27 @@ def _prepared(request: str) -> str:
         text = MULTIPLIES.sub(r"the coefficient of \1", text)
     if NUMBER_WORD.search(text):
         text = NUMBER_WORD.sub(lambda m: m.group(1) + _NUMBER_WORDS[m.group(2)], text)
+    if "there" in text:
+        text = _there_as_said(text)
     return text
+
+
+def _there_as_said(text: str) -> str:
+    """"In the first equation, ... the number multiplying x1 there?": "there" is the place named before it."""
+    for there in THERE.finditer(text):
+        places = list(PLACE.finditer(text, 0, there.start()))
+        if places:
+            return text[:there.start()] + " " + places[-1].group().strip() + text[there.end():]
+    return text
+
+
+THERE = re.compile(r"(?<=[a-z0-9)\] ])\s?\bthere\b(?=\s*(?:[?.!,;]|$|please))")
+PLACE = re.compile(r"\s?\b(?:in|at|on|of|for)\s+(?:the\s+)?(?:(?:first|second|third|fourth|fifth|last|middle|top|"
+                   r"bottom|next|final)\s+(?:equation|row|column|state|line|edge|sample)|(?:equation|row|column|state|"
+                   r"index|time|step|sample)\s*\(?\d+\)?)")
+DASH_THEN_ASK = re.compile(r"\s+[—–-]\s+(?=(?:can|could|would|will|please|what|whats|what's|which|how|is|are|do|does|"
+                           r"tell|give|send|share|that is|i mean|in other words)\b)", re.IGNORECASE)
+DISPLAY_MATH = re.compile(r"\$\$.*?\$\$|\\\[.*?\\\]", re.DOTALL)
 
 
 def _by_lines(request: str) -> str:
@@ -303,6 +325,7 @@ def _by_lines(request: str) -> str:
     hide; a line that does not ("Please provide it, since" before a display formula) goes on; a Markdown table row
     is data ("| R1 | **?** |"), not a question."""
     pieces: list[str] = []
+    request = DISPLAY_MATH.sub(lambda m: "\n" + m.group() + "\n", request)  # a display formula stands alone
     for line in (raw.strip() for raw in request.splitlines()):
         if not line or line.startswith("|"):
             continue
