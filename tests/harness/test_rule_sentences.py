@@ -41,6 +41,8 @@ def judged(instances: dict[str, dict], instance_id: str, request: str) -> tuple[
     ("eig-001324", "In the product M·v, what weight multiplies v[0] in the row-1 component? That is, the entry of M "
                    "at row 1, column 0."),
     ("lin-001674", "Please send the coefficient that's absent from my list of A entries."),
+    # a meaning with no numbers, reworded: three of its words or more, and more than any other slot's
+    ("bay-000015", "Before any evidence is observed, how likely is it that the hypothesis is true?"),
 ])
 def test_offers(instances: dict[str, dict], instance_id: str, text: str) -> None:
     offer, rationale = judged(instances, instance_id, text)
@@ -58,6 +60,8 @@ def test_offers(instances: dict[str, dict], instance_id: str, text: str) -> None
     ("dec-001074", "What is the measured value at k = 1?"),
     ("dec-001074", "What is the measured value at k = 40?"),
     ("lap-001474", "What's the middle value along the bottom boundary row?"),
+    # two words of a meaning are not enough ("anything", "problem")
+    ("bay-000015", "Can you share anything that would help me finish this Bayes problem?"),
     # a restatement naming a fact A holds
     ("eig-001324", "What weight multiplies v[1]? That is, the entry of M at row 0, column 1."),
 ])

@@ -1067,9 +1067,11 @@ def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
     if table is None:
         return None
     tokens = _ANCHOR.findall(text)
-    if not tokens or _PLURAL_ASK.search(text):  # "the transition probabilities out of state 1" asks for several
+    if _PLURAL_ASK.search(text):  # "the transition probabilities out of state 1" asks for several
         return None
     words = [w for w in _CONTENT.findall(text) if w not in _STOP]
+    if not tokens:
+        return _by_content(words, table, lexicon)
     fits: dict[str, int] = {}
     for slot, anchors, content in _meaning_signatures(table):
         if len(anchors) >= fits.get(slot, 0) and _in_order(anchors, tokens) and _shares_stem(content, words):
@@ -1088,6 +1090,42 @@ def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
     else:
         name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
     return Mention(0, 0, " ".join(tokens), name)
+
+
+def _by_content(words: list[str], table: Described, lexicon: Lexicon) -> Mention | None:
+    """A meaning with no numbers in it, reworded: the one slot whose meanings share the most content stems with the
+    request ("how strongly do the returns of the two assets move together", "how likely is H before any evidence"),
+    at least three, and more than any other slot's."""
+    stems = {w[:4] for w in words}
+    scores = sorted(((len(stems & own), slot) for slot, own in _content_signatures(table).items()), reverse=True)
+    if not scores or scores[0][0] < 3 or (len(scores) > 1 and scores[1][0] == scores[0][0]):
+        return None
+    slot = scores[0][1]
+    shared = _content_signatures(table)[slot]
+    matched = " ".join(dict.fromkeys(w for w in words if w[:4] in shared))
+    via = f"meaning, by its words: {matched}" + (f" ({table.slots[slot].summary()})" if slot in table.slots else "")
+    if slot in lexicon.candidates:
+        name = Name(HINT, lexicon.candidates[slot].slot, via, candidate=slot)
+    else:
+        name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
+    return Mention(0, 0, matched, name)
+
+
+def _content_signatures(table: Described) -> dict[str, frozenset[str]]:
+    """slot -> the content stems (first four letters) of its meanings."""
+    found = _CONTENT_SIGNATURES.get(id(table))
+    if found is None or found[0] is not table:
+        out: dict[str, set[str]] = {}
+        for form, (slot, via) in table.forms.items():
+            if via.startswith("meaning"):
+                out.setdefault(slot, set()).update(w[:4] for w in _CONTENT.findall(form) if w not in _STOP)
+        found = _CONTENT_SIGNATURES[id(table)] = (table, {k: frozenset(v) for k, v in out.items()})
+        if len(_CONTENT_SIGNATURES) > _CACHE_SIZE:
+            _CONTENT_SIGNATURES.clear()
+    return found[1]
+
+
+_CONTENT_SIGNATURES: dict[int, tuple[Described, dict[str, frozenset[str]]]] = {}
 
 
 # ------------------------------------------------------------------------------------ misspelt names
