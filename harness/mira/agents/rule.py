@@ -50,8 +50,9 @@ quantity named before it; a question restated or described after it ("That is, .
 ordinal whose noun is left out counts along a list of names before it, or names the noun used before it ("I have the
 first two. What's the last one?"); slots located by row, column, edge, corner or index, read as a small grammar over
 the slots' declarations (``rule_reference``), also over a listed phrase read without the row the request gives;
-values a quantity may take ("is 0 or 1") and a table of data are not quantities asked; possessives; "that's
-missing" roles. A plain request for one of the hint's names ("What is P(H)?") is decided from those names alone, so
+values a quantity may take ("is 0 or 1"), a table of data and a display formula are not quantities asked;
+possessives; "that's missing" roles; a meaning with no numbers, reworded, by three or more of its words. A plain
+request for one of the hint's names ("What is P(H)?") is decided from those names alone, so
 the instance's lexicon is built only when a request needs it (issue 27).
 
 At k > 1 (the hard tier: B holds two withheld facts) the request is read once per withheld fact, that fact as
