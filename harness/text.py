@@ -20,7 +20,8 @@ GREEK_NAMES = {
     "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega",
 }
 SYMBOLS = {"−": "-", "–": "-", "—": "-", "‐": "-", "‑": "-", "→": "->", "⟶": "->", "’": "'", "‘": "'",
-           "≠": "!=", "≤": "<=", "≥": ">=", "×": "*", "⋅": "*", "∣": "|", "“": '"', "”": '"'}
+           "≠": "!=", "≤": "<=", "≥": ">=", "×": "*", "⋅": "*", "·": "*", "∣": "|", "“": '"', "”": '"'}
+_POWERS = str.maketrans({"²": "^2", "³": "^3"})  # before NFKC, which would read "k²" as "k2"
 _APOSTROPHE = re.compile(r"(?<=[a-z])'(?=[a-z])")
 _MARKUP_TABLE = str.maketrans({ch: " " for ch in "\\$`{}_"})
 _HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
@@ -61,6 +62,8 @@ def normalize(text: str) -> str:
     if "\\" in t:
         for pattern, replacement in LATEX:
             t = pattern.sub(replacement, t)
+    if "²" in t or "³" in t:
+        t = t.translate(_POWERS)
     t = unicodedata.normalize("NFKC", t).casefold()
     t = t.translate(_CHAR_TABLE)
     if "'" in t:

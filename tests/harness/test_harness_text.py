@@ -30,3 +30,10 @@ def test_token_estimate_is_words_times_1_3() -> None:
     assert word_count("What is  the prior P(H)?") == 5
     assert word_count(None) == 0
     assert token_estimate(10) == 13.0
+
+
+def test_powers_and_the_middle_dot_read_as_written_in_ascii() -> None:
+    from harness.text import normalize
+
+    assert normalize("the sum of k²·q_k") == normalize("the sum of k^2*q_k") == "the sum of k^2*q k"
+    assert normalize("x³") == "x^3" and normalize("μ₄") == "mu4"
