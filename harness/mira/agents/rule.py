@@ -92,7 +92,7 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
     typo_corrections,
 )
 from harness.mira.agents.rule_lexicon import ONE as ONE_KIND
-from harness.mira.agents.rule_reference import structured_reference
+from harness.mira.agents.rule_reference import NUMBER_WORDS, RANK, rank_of, structured_reference
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
 
@@ -199,11 +199,8 @@ VALUE_CHOICE = re.compile(r"(?:(?<=[\s?,:(])|\b(?:is|be|either|a|it|its))-?\d+\s
 MULTIPLIES = re.compile(r"\b(?:the\s+)?(?:(?:coefficient|number|weight|factor|multiplier|value)\s+(?:that\s+)?)?"
                         r"(?:multiplies|multiplying)\s+([a-z]\d+)")
 # "line number two", "row three", "equation one": the number, as normalising writes it ("line2")
-_NUMBER_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-                 "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
 NUMBER_WORD = re.compile(r"\b((?:row|column|col|equation|eq|line|state|resistor|number|index|symbol|asset|vertex|node|"
-                         r"sample|step|term|congruence|cell|entry)\s?)(zero|one|two|three|four|five|six|seven|eight|"
-                         r"nine|ten)\b")
+                         r"sample|step|term|congruence|cell|entry)\s?)(" + "|".join(NUMBER_WORDS) + r")\b")
 # a quantity that is the subject of what the request asks about ("does x leave", "the point P satisfies"); the
 # variables an equation is in ("a linear equation in x and y", "the relation among x, y and z")
 SUBJECT_OF = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:leave|leaves|fall|falls|satisfy|satisfies|lie|lies|take|takes|"
@@ -272,7 +269,7 @@ def _judge(request: str, lexicon: Lexicon) -> Judgement:
         alone = _read(lines, lexicon)
         if alone.offer:
             return replace(alone, described=(*alone.described, "lines: a table set aside"))
-    focused = _by_sentences(lines, lexicon) or _listed_ordinal(text, lexicon) or _elided_ordinal(text, lexicon)
+    focused = _by_sentences(lines, lexicon) or _ordinal_without_noun(text, lexicon)
     if focused is not None:
         return focused
     # a misspelt name ("the 3rd congrunce"): read again with each word one edit away from exactly one word of the
@@ -297,7 +294,7 @@ def _prepared(request: str) -> str:
     if "multipl" in text:
         text = MULTIPLIES.sub(r"the coefficient of \1", text)
     if NUMBER_WORD.search(text):
-        text = NUMBER_WORD.sub(lambda m: m.group(1) + _NUMBER_WORDS[m.group(2)], text)
+        text = NUMBER_WORD.sub(lambda m: m.group(1) + str(NUMBER_WORDS[m.group(2)]), text)
     if "there" in text:
         text = _there_as_said(text)
     return text
@@ -378,16 +375,17 @@ def _read(text: str, lexicon: Lexicon) -> Judgement:
         unnamed.extend(extra)
     aside = [mentions[i] for i in sorted(context) if mentions[i].name.kind not in (HINT, PART)]
     judgement = _decide(asked, unnamed, aside)
-    if judgement.rule in ("known_fact", "other_slot") and lexicon.described is not None:
+    if judgement.rule not in ("known_fact", "other_slot", "nothing_named") or lexicon.described is None:
+        return judgement
+    asking_text = " ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c))
+    if judgement.rule != "nothing_named":
         # a listed phrase ("the middle entry") read without the row the request gives ("in the last row"): the
         # coordinates read together decide when they locate the hint
-        located = structured_reference(" ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c)),
-                                       lexicon)
+        located = structured_reference(asking_text, lexicon)
         if located is not None and located.name.kind == HINT:
             return _decide([located], [], aside)
-    if judgement.rule == "nothing_named" and lexicon.described is not None:
+    else:
         # the asking clauses, else every open one ("rate going down from the state 2 ? to state 1 i mean")
-        asking_text = " ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c))
         open_text = " ".join(c for c in clauses if not _is_statement(c))
         loose = loose_meaning(asking_text, lexicon) or (loose_meaning(open_text, lexicon) if open_text != asking_text
                                                         else None)
@@ -470,7 +468,8 @@ NEEDED_BEFORE = re.compile(  # what is needed comes first: "the path sum through
     r"\b(?:would|will|could|should) (?:close|complete|settle|determine|fix|pin down|finish|resolve)\b|"
     r"\b(?:is|are|remains?|still) (?:still )?(?:missing|unknown|undetermined|open|absent)\b")
 RESTATED = re.compile(r"\s*(?:that is|ie|i mean|in other words|namely|specifically|to be precise)\b\s*,?\s*")
-_CONTENT = re.compile(r"\b(?!(?:the|a|an|is|are|it|one|number|value|thing|piece|quantity|that|this)\b)[a-z0-9]+")
+_NAMES_SOMETHING = re.compile(r"\b(?!(?:the|a|an|is|are|it|one|number|value|thing|piece|quantity|that|this)\b)"
+                              r"[a-z0-9]+")
 
 
 def _by_sentences(text: str, lexicon: Lexicon) -> Judgement | None:
@@ -483,17 +482,18 @@ def _by_sentences(text: str, lexicon: Lexicon) -> Judgement | None:
     last = asks[-1]
     if "?" not in sentences[last] and len(asks) > 1 and "?" in sentences[asks[-2]] and asks[-2] == last - 1:
         last = asks[-2]  # "How fast does it drop back to state 2? That rate is what I need.": the question
-    if last + 1 < len(sentences) and not any("?" in s or ADDITIVE.search(s) for s in sentences[:last]):
-        restated = _restated_after(sentences[last], sentences[last + 1:], lexicon)
-        if restated is not None:
-            return restated
-    if any("?" in s or ADDITIVE.search(s) for s in sentences[:last]) or any(
-            ADDITIVE.search(s) or ALSO_ASKED.search(s) or (_read(s, lexicon).rule != "nothing_named"
-                                                            and not _only_formula(s))
-            for s in sentences[last + 1:]):
-        return None  # two questions, "also ...", or something named after the question: read whole
+    if any("?" in s or ADDITIVE.search(s) for s in sentences[:last]):
+        return None  # two questions, or "also ...": read whole
     question = sentences[last]
     reading, antecedent, how = _read(question, lexicon), None, "the last question, read alone"
+    if last + 1 < len(sentences):
+        restated = _restated_after(reading, sentences[last + 1:], lexicon)
+        if restated is not None:
+            return restated
+        if any(ADDITIVE.search(s) or ALSO_ASKED.search(s) or (_read(s, lexicon).rule != "nothing_named"
+                                                               and not _only_formula(s))
+               for s in sentences[last + 1:]):
+            return None  # something named after the question: read whole
     if _points_back(question, reading):
         antecedent = next((i for i in range(last - 1, -1, -1) if _states_need(sentences[i])), None)
         if antecedent is not None:
@@ -517,20 +517,47 @@ def _by_sentences(text: str, lexicon: Lexicon) -> Judgement | None:
     return replace(reading, described=(*reading.described, f"sentences: {how}"))
 
 
-# "I have the first two death rates. What is the last one?", "Of the three unknowns (a, b, c), could you give me the
-# third?": an ordinal whose noun is left out names the noun the request used before it
-_ORDINAL_WORD = (r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|[4-9]th|10th|"
-                 r"last|final|middle|second to last)")
-ELIDED_ORDINAL = re.compile(rf"\bthe\s+({_ORDINAL_WORD})(?:\s+one)?(?:\s+of (?:them|those|these)(?:\s+\w+)?)?"
+# "Of P(E|H), P(E|not H) and P(H) I have the first two. What's the last one?", "There are two lines; I have the
+# first. What's the second one?": an ordinal whose noun is left out counts along the last list of names before it,
+# else names the last noun of the instance's slots the request used
+ELIDED_ORDINAL = re.compile(rf"\bthe\s+({RANK})(?:\s+one)?(?:\s+of (?:them|those|these)(?:\s+\w+)?)?"
                             r"(?=\s*(?:[?.!,;:]|$|please|pls|on your side|from you|for me|in your list|you have))")
+LIST_GAP = re.compile(r"\s*(?:,|;|and|,\s*and|or|&|\s)\s*(?:the\s+)?")
 
 
-def _elided_ordinal(text: str, lexicon: Lexicon) -> Judgement | None:
-    table = lexicon.described
+def _ordinal_without_noun(text: str, lexicon: Lexicon) -> Judgement | None:
     elided = list(ELIDED_ORDINAL.finditer(text))
-    if not elided or table is None or not table.role_nouns:
+    if not elided:
         return None
     ordinal = elided[-1]  # the one asked: those before it say what A has ("I have the first; what's the second?")
+    return _along_a_list(text, ordinal, lexicon) or _with_the_noun_before(text, ordinal, lexicon)
+
+
+def _along_a_list(text: str, ordinal: re.Match[str], lexicon: Lexicon) -> Judgement | None:
+    runs: list[list[Mention]] = []
+    for m in find_mentions(text, lexicon):
+        if m.end > ordinal.start():
+            break
+        if runs and LIST_GAP.fullmatch(text, runs[-1][-1].end, m.start):
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    word, rank = ordinal.group(1), rank_of(ordinal.group(1))
+    listed = next((run for run in reversed(runs) if len(run) >= 3 or (len(run) == 2 and rank in (1, 2, -1))), None)
+    if listed is None or rank == 0 or not -len(listed) <= rank <= len(listed):
+        return None
+    chosen = listed[rank - 1 if rank > 0 else rank]
+    reading = _decide([chosen], [], [m for m in listed if m is not chosen])
+    if not reading.offer:
+        return None
+    return replace(reading, described=(*reading.described,
+                                       f"ordinal: the {word} of the list {', '.join(m.form for m in listed)}"))
+
+
+def _with_the_noun_before(text: str, ordinal: re.Match[str], lexicon: Lexicon) -> Judgement | None:
+    table = lexicon.described
+    if table is None or not table.role_nouns:
+        return None
     noun = _last_noun(text[:ordinal.start()], table.role_nouns) or _last_noun(text[ordinal.end():], table.role_nouns)
     if noun is None:
         return None
@@ -541,43 +568,6 @@ def _elided_ordinal(text: str, lexicon: Lexicon) -> Judgement | None:
         if reading.rule != "nothing_named":
             return None
     return None
-
-
-def _listed_ordinal(text: str, lexicon: Lexicon) -> Judgement | None:
-    """"Of the three inputs, P(E|H), P(E|not H) and P(H), I have the first two. What's the last one?": an ordinal
-    with its noun left out counts along the last list of names before it."""
-    elided = list(ELIDED_ORDINAL.finditer(text))
-    if not elided:
-        return None
-    ordinal = elided[-1]
-    mentions = [m for m in find_mentions(text, lexicon) if m.end <= ordinal.start()]
-    runs: list[list[Mention]] = []
-    for m in mentions:
-        if runs and LIST_GAP.fullmatch(text, runs[-1][-1].end, m.start):
-            runs[-1].append(m)
-        else:
-            runs.append([m])
-    listed = next((run for run in reversed(runs) if len(run) >= 3 or (len(run) == 2 and ordinal.group(1) in
-                                                                           ("first", "second", "last", "final"))),
-                  None)
-    if listed is None:
-        return None
-    rank = _ORDINAL_RANK.get(ordinal.group(1))
-    if rank is None or not -len(listed) <= rank < len(listed):
-        return None
-    reading = _decide([listed[rank]], [], [m for m in listed if m is not listed[rank]])
-    if not reading.offer:
-        return None
-    return replace(reading, described=(*reading.described, f"ordinal: the {ordinal.group(1)} of the list "
-                                                           f"{', '.join(m.form for m in listed)}"))
-
-
-LIST_GAP = re.compile(r"\s*(?:,|;|and|,\s*and|or|&|\s)\s*(?:the\s+)?")
-_ORDINAL_RANK = {w: i for i, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
-                                             "eighth", "ninth", "tenth"))}
-_ORDINAL_RANK.update({w: i for i, w in enumerate(("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th",
-                                                 "10th"))})
-_ORDINAL_RANK.update({"last": -1, "final": -1, "second to last": -2})
 
 
 def _last_noun(text: str, nouns: dict[str, str]) -> str | None:
@@ -598,15 +588,15 @@ def _last_noun(text: str, nouns: dict[str, str]) -> str | None:
     return found
 
 
-def _restated_after(question: str, after: list[str], lexicon: Lexicon) -> Judgement | None:
-    """A question followed by what it means: "... in row 1? That is, the entry of M at row 1, column 0."; or a
-    question that names nothing followed by what is needed: "How fast does the chain drop back to state 2? That
-    transition rate is what I need." """
+def _restated_after(question: Judgement, after: list[str], lexicon: Lexicon) -> Judgement | None:
+    """A question (read as ``question``) followed by what it means: "... in row 1? That is, the entry of M at row 1,
+    column 0."; or a question that names nothing followed by what is needed: "How fast does the chain drop back to
+    state 2? That transition rate is what I need." """
     restated = RESTATED.match(after[0])
     if restated:
         reading = _read(f"what is {after[0][restated.end():]}?", lexicon)
         how = "the question restated after it"
-    elif len(after) == 1 and not ADDITIVE.search(after[0]) and _read(question, lexicon).rule == "nothing_named":
+    elif len(after) == 1 and not ADDITIVE.search(after[0]) and question.rule == "nothing_named":
         reading = _read(after[0], lexicon)
         how = "the question described after it"
     else:
@@ -617,8 +607,11 @@ def _restated_after(question: str, after: list[str], lexicon: Lexicon) -> Judgem
 def _only_formula(sentence: str) -> bool:
     """A sentence that is a formula (a display equation after the question): context."""
     return "=" in sentence and not STRONG_ASK.search(sentence) and not WEAK_ASK.search(sentence) \
-        and not re.search(r"\b[a-z]{4,}\b", re.sub(r"\b(?:begin|end|cases|aligned|array|frac|since|where)\b", "",
-                                                    sentence))
+        and not _WORD.search(_FORMULA_WORDS.sub("", sentence))
+
+
+_WORD = re.compile(r"\b[a-z]{4,}\b")  # a word, not a symbol ("lambda2", "mu3") nor markup
+_FORMULA_WORDS = re.compile(r"\b(?:begin|end|cases|aligned|array|frac|since|where)\b")
 
 
 def _points_back(question: str, reading: Judgement) -> bool:
@@ -638,7 +631,7 @@ def _needed(sentence: str) -> str:
     need the last condition"), else before the first of "... would close the system", "... is missing"."""
     for marker in reversed(list(NEED_STATEMENT.finditer(sentence))):
         after = sentence[marker.end():].strip(" :,")
-        if _CONTENT.search(after):
+        if _NAMES_SOMETHING.search(after):
             return after
     before = NEEDED_BEFORE.search(sentence)
     return sentence[:before.start()] if before else sentence
@@ -879,6 +872,8 @@ def _without_tail(text: str) -> str:
     if text.endswith("please"):
         text = text[:-6].rstrip(" ,")
     return text
+
+
 # words some reading of ``judge`` starts from (roles, relations, indices, conjunctions): such a request is read whole
 _PLAIN_GUARDS = re.compile(r"\b(?:or|also|plus|not|other|after|before|below|above|under|over|following|"
                            r"preceding|index|position|step|time|missing|remaining|dont|lack|only|one|which)\b|;")
@@ -888,11 +883,9 @@ def plain_request(instance: dict[str, Any], request: str) -> Judgement | None:
     """``judge``'s judgement of a plain request for one of the hint's names (k = 1), or None for any other."""
     if len(request) > 100:  # a frame and one name; longer requests are read whole
         return None
-    text = _MARKS.sub(" ", normalize(request))
+    text = _prepared(request)  # as ``judge`` reads it
     if _PLAIN_GUARDS.search(text):
         return None
-    if "minus" in text or " of" in text:
-        text = CLUMSY.sub(_unclumsy, text)
     hint = instance["minimal_hint_spec"]["atomic_hints"][0]
     constraint = hint.get("constraint")
     if isinstance(constraint, dict) and isinstance(constraint.get("coeffs"), dict) and LINEAR_EXPR.search(text):

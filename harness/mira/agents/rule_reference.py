@@ -18,16 +18,18 @@ from generators.describe import ORDINAL_SHORT, ORDINALS, Layout, SlotDescription
 from harness.mira.agents.rule_lexicon import HINT, OTHER, Lexicon, Mention, Name
 
 _RANK_WORDS = {**{w: i for i, w in enumerate(ORDINALS) if i}, **{w: i for i, w in enumerate(ORDINAL_SHORT) if i},
-               "last": -1, "final": -1, "penultimate": -2, "middle": 0, "center": 0, "centre": 0, "central": 0}
-_RANK = r"(?:second to last|next to last|" + "|".join(sorted(_RANK_WORDS, key=len, reverse=True)) + ")"
-_NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-_NUMBER = r"(-?\d+|" + "|".join(_NUMBER_WORDS) + r")\b"
+               "last": -1, "final": -1, "penultimate": -2, "second to last": -2, "next to last": -2, "middle": 0,
+               "center": 0, "centre": 0, "central": 0}
+RANK = "(?:" + "|".join(sorted(_RANK_WORDS, key=len, reverse=True)) + ")"  # an ordinal or position word
+NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10}
+_NUMBER = r"(-?\d+|" + "|".join(NUMBER_WORDS) + r")\b"
 _ROW, _COLUMN = r"(?:row|line)", r"(?:column|col)"
 
 # an axis given by number ("row 1", "column #2", "row number 0"), by rank ("the third column", "the last row"), or
 # by an edge ("the top row", "the left edge", "the rightmost column")
 _BY_NUMBER = r"\b{axis}\s*(?:number\s*|no\.?\s*|#\s*|index\s*)?" + _NUMBER
-_BY_RANK = r"\b(" + _RANK + r")\s+{axis}\b"
+_BY_RANK = r"\b(" + RANK + r")\s+{axis}\b"
 _EDGES = {0: (r"\b(?:top|upper|uppermost|topmost)\b", r"\b(?:bottom|lower|lowest|bottommost)\b"),
           1: (r"\b(?:left|leftmost|left hand|left-hand)\b", r"\b(?:right|rightmost|right hand|right-hand)\b")}
 _EDGE_NOUN = (r"\s+(?:boundary\s+|edge\s+)?(?:{axis}|edge|side|boundary|border|end|cell|entry|element|value|square|"
@@ -36,7 +38,7 @@ _CORNER = re.compile(r"\b(top|upper|bottom|lower)[\s-]*(left|right)\b")
 _ROW_MAJOR = re.compile(r"\b(first|last|final)\s+(?:entry|element|cell|value|number|coefficient|one)s?\b[^?.;]*"
                         r"\b(?:row|reading) major\b|\brow major\b[^?.;]*\b(first|last|final)\b")
 # the place of an entry within a row or column given otherwise: "the last entry of row 2", "row 1's first cell"
-_WITHIN = re.compile(r"\b(" + _RANK + r")\s+(?:entry|element|cell|value|number|coefficient|probability|term|one|"
+_WITHIN = re.compile(r"\b(" + RANK + r")\s+(?:entry|element|cell|value|number|coefficient|probability|term|one|"
                      r"item|component)s?\b")
 _COORDINATE_WORD = re.compile(r"\b(?:row|line|column|col|top|upper|bottom|lower|left|right|leftmost|rightmost|corner|"
                               r"major|index|position|step|time|lag|slot|[kntij]\s*=|(?:at|for|with|of|in) [kntij])")
@@ -87,7 +89,7 @@ def _grid_cell(text: str, slots: dict[str, SlotDescription], layout: Layout) -> 
             return None
         within = _WITHIN.search(text)
         if within and (row is None) != (col is None):
-            rank = ("rank", _rank(within.group(1)))
+            rank = ("rank", rank_of(within.group(1)))
             row, col = (row, _pick(positions[1], rank)) if col is None else (_pick(positions[0], rank), col)
         at = (row, col)
         how = "row and column"
@@ -154,7 +156,7 @@ def _axis(text: str, axis: int, positions: tuple[int, ...]) -> int | None:
     word = _ROW if axis == 0 else _COLUMN
     specs: list[tuple[str, int]] = [("index", _number(m.group(1)))
                                     for m in re.finditer(_BY_NUMBER.format(axis=word), text)]
-    specs += [("rank", _rank(m.group(1))) for m in re.finditer(_BY_RANK.format(axis=word), text)]
+    specs += [("rank", rank_of(m.group(1))) for m in re.finditer(_BY_RANK.format(axis=word), text)]
     first, last = _EDGES[axis]
     noun = _EDGE_NOUN.format(axis=word)
     if re.search(first + noun, text):
@@ -166,11 +168,15 @@ def _axis(text: str, axis: int, positions: tuple[int, ...]) -> int | None:
 
 
 def _number(word: str) -> int:
-    return _NUMBER_WORDS[word] if word in _NUMBER_WORDS else int(word)
+    return NUMBER_WORDS[word] if word in NUMBER_WORDS else int(word)
 
 
-def _rank(word: str) -> int:
-    return -2 if word in ("second to last", "next to last") else _RANK_WORDS[word]
+def rank_of(word: str) -> int:
+    """The place an ordinal or position word names: 1 for "first", -1 for "last", -2 for "second to last", 0 for
+    "middle"."""
+    return _RANK_WORDS[word]
+
+
 
 
 def _pick(positions: tuple[int, ...], spec: tuple[str, int]) -> int | None:
