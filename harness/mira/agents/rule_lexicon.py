@@ -1096,12 +1096,12 @@ def _by_content(words: list[str], table: Described, lexicon: Lexicon) -> Mention
     """A meaning with no numbers in it, reworded: the one slot whose meanings share the most content stems with the
     request ("how strongly do the returns of the two assets move together", "how likely is H before any evidence"),
     at least three, and more than any other slot's."""
-    stems = {w[:4] for w in words}
-    scores = sorted(((len(stems & own), slot) for slot, own in _content_signatures(table).items()), reverse=True)
+    stems, signatures = {w[:4] for w in words}, _content_signatures(table)
+    scores = sorted(((len(stems & own), slot) for slot, own in signatures.items()), reverse=True)
     if not scores or scores[0][0] < 3 or (len(scores) > 1 and scores[1][0] == scores[0][0]):
         return None
     slot = scores[0][1]
-    shared = _content_signatures(table)[slot]
+    shared = signatures[slot]
     matched = " ".join(dict.fromkeys(w for w in words if w[:4] in shared))
     via = f"meaning, by its words: {matched}" + (f" ({table.slots[slot].summary()})" if slot in table.slots else "")
     if slot in lexicon.candidates:
