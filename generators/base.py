@@ -183,7 +183,9 @@ class Family(ABC):
         return self.answer_keys
 
     def effective_difficulty(self, requested: int) -> int:
-        return requested if self.scales_with_difficulty else 1
+        """The difficulty a family runs at: a family that does not scale with the paper's difficulties 1-3 runs them
+        all as 1; the hard tier's 4 and 5 always run as asked."""
+        return requested if self.scales_with_difficulty or requested >= 4 else 1
 
     def canonical_request(self, slot: str, hint: Constraint) -> str:
         return f"What is {self.slot_aliases(slot, hint)[0]}?"

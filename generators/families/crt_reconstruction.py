@@ -50,10 +50,6 @@ class CrtReconstruction(Family):
     answer_type = "int"
     scales_with_difficulty = False
 
-    def effective_difficulty(self, requested: int) -> int:
-        """1 for the paper's difficulties 1-3; the hard tier's 4 and 5 run as asked (4 and 5 congruences)."""
-        return requested if requested >= 4 else 1
-
     def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
         if difficulty >= 4:
             moduli = rng.sample(HARD_PRIMES[difficulty], difficulty)

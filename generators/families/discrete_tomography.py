@@ -346,10 +346,6 @@ class DiscreteTomography(Family):
     answer_type = "int"
     scales_with_difficulty = False
 
-    def effective_difficulty(self, requested: int) -> int:
-        """d1-3 are the paper's one 3x3 level; the hard tier's d4 and d5 are real difficulties (4x4, 5x5)."""
-        return requested if requested >= 4 else 1
-
     def sample(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
         if difficulty >= 4:
             return self._sample_large(rng, grid_size(difficulty))
