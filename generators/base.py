@@ -115,7 +115,8 @@ class Family(ABC):
         if second.constraint not in views.a or second.constraint == views.hint:
             raise ValueError(f"{self.name}: second hint {second.slot} is not one of A's facts")
         a = [c for c in without_notices(views.a) if c != second.constraint]
-        return replace(views, a=a, b=[*views.b, second.constraint], more_hints=[second])
+        b = views.b if second.constraint in views.b else [*views.b, second.constraint]  # B may hold it already (Q)
+        return replace(views, a=a, b=b, more_hints=[second])
 
     def slot_name(self, c: Constraint) -> str | None:
         """The slot a constraint fills (same naming as ``Views.slot``), or None for context facts.

@@ -20,7 +20,6 @@ B also holds the point Q (a fact of another kind than the line L2); A is then to
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from fractions import Fraction
 from math import gcd, isqrt
 from typing import Any
@@ -207,12 +206,6 @@ class GeometryCoordinates(Family):
     def second_hints(self, z: dict[str, Any], views: Views) -> list[HintSlot]:
         """k = 2: the point Q as well as the line L2 (a fact of another kind)."""
         return [HintSlot(c, "Q", {"x": c["x"], "y": c["y"]}) for c in views.a if c["type"] == "point"]
-
-    def withhold(self, views: Views, second: HintSlot) -> Views:
-        """B already holds Q (no second copy); A is told Q's domain (integer coordinates), naming no gap."""
-        b = views.b
-        views = super().withhold(views, second)
-        return replace(views, a=[*views.a, *([] if Q_DOMAIN in views.a else [{**Q_DOMAIN}])], b=b)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         """L2 moved parallel to itself (``line_alternatives``), or, for Q, Q placed at each of the construction's

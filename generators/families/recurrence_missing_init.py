@@ -18,7 +18,6 @@ and B's view alone still misses a(0) (P(n*) != 0).
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from generators.base import (
@@ -145,13 +144,6 @@ class RecurrenceMissingInit(Family):
         """k = 2: the recurrence rule as well as a(1) (a fact of another kind)."""
         rule = one(views.a, "recurrence")
         return [HintSlot(rule, "recurrence", list(rule["coeffs"]))]
-
-    def withhold(self, views: Views, second: HintSlot) -> Views:
-        """B already holds the rule (no second copy); A is told the rule's form, naming no value."""
-        views = super().withhold(views, second)
-        a = [{**c, "statement": RULE_FORM} if c["type"] == "domain" else c for c in views.a]
-        b = [c for i, c in enumerate(views.b) if c not in views.b[:i]]
-        return replace(views, a=a, b=b)
 
     def hint_alternatives(self, hint: Constraint, view_a: list[Constraint], target: dict[str, Any]):
         if hint["type"] == "recurrence":
