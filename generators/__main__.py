@@ -14,7 +14,16 @@ from generators.argtypes import count
 from generators.families import FAMILIES
 from generators.jsonl import write_jsonl
 from generators.limits import MAX_INSTANCES, cap_jobs
-from generators.split import HARD_DIFFICULTIES, HARD_KS, Slot, generate, hard_slots, iter_typed_slots, slot_count
+from generators.split import (
+    HARD_DIFFICULTIES,
+    HARD_KS,
+    HARD_PER_BLOCK,
+    Slot,
+    generate,
+    hard_slots,
+    iter_typed_slots,
+    slot_count,
+)
 from schemas import schema_errors
 
 
@@ -57,7 +66,6 @@ def add_mira_parser(sub: argparse._SubParsersAction) -> None:
                         "a table")
 
 
-HARD_PER_BLOCK = 10  # the hard tier's default: 22 families x 2 difficulties x 2 k x 10 = 880 instances
 DEFAULT_SPLIT_ONLY = ("n_a", "n_b", "difficulties", "n", "difficulty", "slot_notice")
 
 

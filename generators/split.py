@@ -54,6 +54,7 @@ def iter_typed_slots(
 
 HARD_DIFFICULTIES = (4, 5)
 HARD_KS = (1, 2)
+HARD_PER_BLOCK = 10  # the hard tier's default: 22 families x 2 difficulties x 2 k x 10 = 880 instances
 
 
 def hard_slots(n: int, families: Sequence[str] | None = None) -> Iterator[Slot]:

@@ -20,12 +20,12 @@ from pathlib import Path
 from generators import HARD_TIER_VERSION
 from generators.jsonl import write_jsonl
 from generators.safefs import atomic_write
-from generators.split import generate, hard_slots
+from generators.split import HARD_PER_BLOCK, generate, hard_slots
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKSUMS = ROOT / "data" / "CHECKSUMS"
 SEED = 1234
-PER_BLOCK = 10
+PER_BLOCK = HARD_PER_BLOCK  # as `python -m generators mira --tier hard` writes it
 FILES = {"mira_hard.jsonl": False, "mira_hard_four_shot.jsonl": True}  # name -> four-shot
 
 
