@@ -13,7 +13,6 @@ A run folder travels (shared by a colleague, downloaded, resumed by a script), s
 from __future__ import annotations
 
 import os
-import stat
 import struct
 import zipfile
 import zlib
@@ -40,19 +39,6 @@ PART_SCHEMAS = {"elenchos_transcript": (("session", "elenchos_session"),)}
 def open_file(path: str | Path, max_bytes: int, root: str | Path | None = None) -> IO[bytes]:
     """``open_regular`` with every refusal as a one-line ``HarnessError`` naming ``path``."""
     return open_or_refuse(path, max_bytes, HarnessError, root)
-
-
-def check_regular(path: str | Path, max_bytes: int) -> None:
-    """Refuse ``path`` unless it is a regular file (a final link is followed) of at most ``max_bytes`` (for
-    readers that take a path, e.g. inspect's)."""
-    try:
-        st = os.stat(path)
-    except OSError as exc:
-        raise HarnessError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise HarnessError(f"{path}: not a regular file; refusing to read it")
-    if st.st_size > max_bytes:
-        raise HarnessError(f"{path}: {st.st_size} bytes, more than the limit of {max_bytes}; refusing to read it")
 
 
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:

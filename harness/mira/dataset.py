@@ -214,4 +214,9 @@ def _few_shot_problem(inst: dict[str, Any]) -> str | None:
     examples = inst.get("few_shot_examples")
     if examples is not None and not (isinstance(examples, list) and all(isinstance(e, dict) for e in examples)):
         return "few_shot_examples must be a list of objects"
+    for i, ex in enumerate(examples or ()):
+        requests, hints = ex.get("requests"), ex.get("hints")
+        if (requests is not None or hints is not None) and not (
+                isinstance(requests, list) and isinstance(hints, list) and len(requests) == len(hints) > 0):
+            return f"few_shot_examples[{i}]: requests and hints must be lists of the same length (one per fact)"
     return None

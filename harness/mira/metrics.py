@@ -57,8 +57,6 @@ PAPER_METRICS = ("accuracy", "hit_rate", "first_request_success", "avg_requests"
                  "avg_tokens", "p_no_canonical", "p_integration_fail", "p_success")
 HINT_KEYS = ("k", "hints_acquired", "all_hints", "some_hints", "requests_per_acquired_hint",
              "first_request_success_per_hint")
-HINT_AGGREGATES = ("acquired_all_hints", "acquired_some_hints", "avg_hints_acquired", "requests_per_acquired_hint",
-                   "first_request_success_per_hint")
 
 
 # ------------------------------------------------------------------------------ the hints of a line

@@ -383,14 +383,17 @@ def _reopen_recorded_release(source: dict[str, Any], sha256: str | None, run_jso
     revision = source.get("resolved_revision") or source.get("revision") if kind == "hub" else None
     if not all(isinstance(v, str | None) for v in (name, config, revision)):
         raise HarnessError(f"{run_json}: dataset.source is not an export folder or Hub repo; {PASS_DATASET}")
+    # one refusal whatever went wrong, so that run.json (which supplies the checksum too) cannot probe whether a
+    # folder or repo is a readable release
+    refusal = HarnessError(f"{run_json}: the export folder or Hub repo in dataset.source is not the dataset the run "
+                           f"was made on (missing, unreachable, not a release, or without the checksum in "
+                           f"config.dataset_sha256); {PASS_DATASET}")
     try:
         data = load_dataset(name, config=config, revision=revision)
-    except Exception:  # whatever a crafted folder makes the readers raise: one line that says nothing of its contents
-        raise HarnessError(f"{run_json}: the export folder or Hub repo in dataset.source could not be read as a "
-                           f"dataset (missing, unreachable or not a release); {PASS_DATASET}") from None
+    except Exception:  # whatever a crafted folder makes the readers raise
+        raise refusal from None
     if data.sha256 != sha256:
-        raise ConfigMismatch(f"{run_json}: the rows read from dataset.source do not have the checksum recorded in "
-                             f"config.dataset_sha256 (not the dataset the run was made on); {PASS_DATASET}")
+        raise refusal
     return data
 
 

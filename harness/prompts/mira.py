@@ -186,7 +186,7 @@ def example_offers(ex: dict[str, Any]) -> list[tuple[str, str]]:
     ``requests`` and ``hints`` (the hard tier's k = 2 examples)."""
     requests, hints = ex.get("requests"), ex.get("hints")
     if isinstance(requests, list) and isinstance(hints, list) and requests:
-        return [(str(r), str(h)) for r, h in zip(requests, hints, strict=False)]
+        return [(str(r), str(h)) for r, h in zip(requests, hints, strict=False)]  # equal: the dataset check
     return [(str(ex.get("request", "")), str(ex.get("hint", "")))]
 
 

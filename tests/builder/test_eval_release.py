@@ -167,7 +167,7 @@ def test_rejudge_refuses_another_export_folder_recorded_in_run_json(export_run, 
     assert _rejudge(export_run, tmp_path / "rj") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(export_run / "run.json") in err[0] and "config.dataset_sha256" in err[0]
-    assert "do not have the checksum" in err[0] and str(other) not in err[0]
+    assert "is not the dataset the run was made on" in err[0] and str(other) not in err[0]
 
 
 @pytest.mark.parametrize("planted", ["garbage folder", "a file", "hub repo"])

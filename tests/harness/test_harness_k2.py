@@ -253,7 +253,6 @@ def test_k1_lines_of_the_tier_carry_no_k_fields(tier: list[dict]) -> None:
 
 
 def test_live_metrics_equal_the_recomputed_ones_at_k2(k2: list[dict]) -> None:
-    """The scorer's k > 1 recomputation comes from the metrics branch: until it is merged, this test skips."""
     def wasteful(t: SolverTurn) -> SolverAction:  # vague, h2, h1, h2 again (continue), then the answer
         asks = ["What is missing?", *(f"What is {aliases(t.privileged, n)[0]}?" for n in (1, 0, 1))]
         if t.must_answer or len(t.history) >= len(asks):
@@ -263,8 +262,7 @@ def test_live_metrics_equal_the_recomputed_ones_at_k2(k2: list[dict]) -> None:
     records = [*play(k2, OracleSolver()), *play(k2, Scripted(wasteful), after_offer="continue"),
                *play(k2, OracleSolver(), condition="oracle_hint"), *play(k2, CopySolver()), *play(k2, GuessSolver())]
     rows = [instance_metrics(r) for r in records]
-    if "hints_acquired" not in rows[0]:
-        pytest.skip("harness.mira.metrics has no k > 1 metrics yet (branch metrics): complete at merge")
+    assert "hints_acquired" in rows[0]
     assert [r["live_metrics"] for r in records] == rows
     assert {r["live_metrics"]["first_request_success_per_hint"] for r in records} >= {0.5, 1.0}
 
@@ -324,3 +322,11 @@ def test_worked_examples_with_two_requests_are_introduced_without_saying_a_reque
     assert "Each shows the facts agent A had, good requests, B's offers and the final answer." in mixed
     assert "a good request" not in mixed and mixed.count('B: offers "') == 3
     assert "Each shows the facts agent A had, a good request, B's offer and the final answer." in render_examples([k1])
+
+
+def test_a_k2_example_with_unequal_requests_and_hints_is_refused(tier: list[dict]) -> None:
+    inst = copy.deepcopy(tier[0])
+    inst["few_shot_examples"] = [{"requests": ["What is a?", "What is b?"], "hints": ["a = 1"]}]
+    assert "few_shot_examples[0]: requests and hints must be lists of the same length" in instance_problem(inst)
+    inst["few_shot_examples"] = [{"requests": ["What is a?"], "hints": ["a = 1"]}]
+    assert instance_problem(inst) is None or "few_shot_examples" not in instance_problem(inst)
