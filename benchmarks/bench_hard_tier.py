@@ -7,7 +7,7 @@ paper-tier d3 instances (the ratio says what the tier costs over d3). Then the t
 issue 29, and the guess floor per family at d4 and d5: the share of instances whose answer equals the ``guess``
 solver's typed zero (``harness.mira.agents.common.typed_zero``), flagged above 0.05.
 
-A family that fails (no k = 2 support yet, a rejection loop, a validator error) is reported on its own lines and
+A family that fails (a rejection loop, a validator error) is reported on its own lines and
 the run goes on. Usage: python benchmarks/bench_hard_tier.py [--n 10] [--seed 1234] [--families a,b]
 """
 
@@ -75,7 +75,8 @@ def measure(name: str, n: int, seed: int) -> FamilyResult:
             records += block
             built += slots
     result.instances = len(records)
-    tier = [slot for slot in hard_slots(n, [name]) if slot in set(built)]  # the blocks that could be built
+    could_build = set(built)
+    tier = [slot for slot in hard_slots(n, [name]) if slot in could_build]  # the blocks that could be built
     try:
         _, result.four_shot_s = timed(lambda: list(generate(tier, seed, few_shot=True)))
     except Exception as exc:

@@ -175,9 +175,9 @@ MIRA_HARD_PARAMS = ("seed", "n_hard", "families")
 
 
 def mira_hard_count(params: Mapping[str, Any], split: str) -> int:
-    from generators.split import HARD_DIFFICULTIES, HARD_KS
+    from generators.split import hard_slot_count
 
-    return params["n_hard"] * len(HARD_DIFFICULTIES) * len(HARD_KS) * len(params["families"])
+    return hard_slot_count(params["n_hard"], params["families"])
 
 
 def mira_hard_records(params: Mapping[str, Any], split: str, start: int, stop: int) -> Iterator[dict]:

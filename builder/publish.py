@@ -64,7 +64,7 @@ def release_tag(manifest: Mapping[str, Any]) -> str:
     parts = []
     for bench, version in generator_versions(manifest).items():
         params = next(c["params"] for c in manifest["configs"].values() if c.get("benchmark", "mira") == bench)
-        part = f"{bench}-{version}-seed{params.get('seed')}"
+        part = f"{bench}-{version.replace('+', '-')}-seed{params.get('seed')}"  # a tag has no "+" (2.0.0+hard.1)
         if bench == "mira":
             if "n_hard" in params:  # the hard tier (mira_hard)
                 part += f"-hard{params['n_hard']}"

@@ -108,8 +108,9 @@ def register(spec: ConfigSpec) -> ConfigSpec:
     return spec
 
 
-# The four-shot regime's config is named mira_few_shot on the Hub (the export's folder and card); the
-# command lines also accept the name the docs use, mira_four_shot.
+# The paper split's four-shot config is named mira_few_shot on the Hub (the export's folder and card) and the command
+# lines also accept the name the docs use, mira_four_shot; the hard tier's are named mira_hard / mira_hard_four_shot,
+# as its docs say, and the other spellings are accepted too.
 CONFIG_ALIASES = {"mira_four_shot": "mira_few_shot", "mira_four_shot_notice": "mira_few_shot_notice",
                   "mira_hard_few_shot": "mira_hard_four_shot", "mira_hard_zero_shot": "mira_hard"}
 

@@ -264,11 +264,9 @@ def _validate_params(name: str, params: dict[str, Any], where: str) -> None:
 def requested_rows(spec: Any, params: Mapping[str, Any]) -> int:
     """Rows the config's parameters ask for, computed without generating (or listing) anything."""
     if spec.benchmark == "mira" and "n_hard" in params:
-        from generators.families import FAMILIES
-        from generators.split import HARD_DIFFICULTIES, HARD_KS
+        from generators.split import hard_slot_count
 
-        families = params.get("families") or list(FAMILIES)
-        return params["n_hard"] * len(HARD_DIFFICULTIES) * len(HARD_KS) * len(families)
+        return hard_slot_count(params["n_hard"], params.get("families") or None)
     if spec.benchmark == "mira":
         from generators.split import slot_count
 

@@ -67,6 +67,11 @@ def hard_slots(n: int, families: Sequence[str] | None = None) -> Iterator[Slot]:
                     yield Slot(name, d, i, k)
 
 
+def hard_slot_count(n: int, families: Sequence[str] | None = None) -> int:
+    """``len(list(hard_slots(n, families)))`` without listing them (every family when ``families`` is None)."""
+    return n * len(HARD_DIFFICULTIES) * len(HARD_KS) * len(FAMILIES if families is None else families)
+
+
 def slot_count(
     n_a: int, n_b: int, difficulties: Sequence[int] = (1, 2, 3), families: Sequence[str] | None = None
 ) -> int:

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from builder.export import MANIFEST, export, make_plan
-from builder.publish import release_tag
+from builder.publish import TAG_RE, release_tag
 from builder.registry import get_spec
 from builder.rows import export_to_jsonl, load_records
 from builder.verify import verify
@@ -56,7 +56,9 @@ def test_an_export_of_the_hard_tier_equals_the_generators_file_and_verifies(hard
         assert out.read_bytes() == jsonl[name].read_bytes()
         assert [r for r in load_records(str(folder), name).records] == \
             [json.loads(line) for line in jsonl[name].read_text().splitlines()]
-    assert release_tag(manifest).startswith(f"mira-{HARD_TIER_VERSION}-seed4321-hard1-1fam-")
+    tag = release_tag(manifest)
+    assert tag.startswith(f"mira-{HARD_TIER_VERSION.replace('+', '-')}-seed4321-hard1-1fam-")
+    assert TAG_RE.match(tag)  # publish accepts the default tag
     report = verify(folder)
     assert report.ok, report.problems
 
