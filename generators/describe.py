@@ -125,6 +125,11 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
                 "twelve")
 
 
+def and_list(items: list[str] | tuple[str, ...]) -> str:
+    """``a``, ``a and b``, ``a, b and d``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def plural(noun: str) -> str:
     """``entry -> entries``, ``moment equation -> moment equations``, ``sum of squares`` stays as is."""
     head, _, last = noun.rpartition(" ")

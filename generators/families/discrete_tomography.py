@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from generators.base import Constraint, Family, HintSlot, Reject, Views, missing_slot_note, without_notices
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, and_list
 from generators.errors import Inconsistent, NotUnique
 
 SIZE = 3
@@ -305,10 +305,6 @@ def settling_cells(sums: tuple[int, ...], target: tuple[int, int]) -> list[tuple
     return out
 
 
-def _listed(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
-
-
 def missing_domain(slot: str) -> Constraint:
     return missing_slot_note(slot, f"No cell values are given here; your partner knows the value of {slot}.")
 
@@ -562,7 +558,7 @@ class DiscreteTomography(Family):
             case "cell":
                 text = f"cell({c['row']},{c['col']}) = {c['value']}"
                 if c.get("settles"):
-                    text += f" (with the row and column sums, this also settles {_listed(c['settles'])})"
+                    text += f" (with the row and column sums, this also settles {and_list(c['settles'])})"
                 return text
             case "domain":
                 return c["statement"]

@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 from generators.base import Constraint, HintSlot, Reject, Views, absent_slots
-from generators.describe import SlotDescription
+from generators.describe import ORDINALS, SlotDescription
 from generators.intlinalg import BoxFamily, equation_alternatives, integer_points, solve_box, with_statement
 
 EDGES = ("e01", "e12", "e20")
@@ -26,7 +26,6 @@ EDGES = ("e01", "e12", "e20")
 SUMS = {"s1": (("e01", "e12"), 1), "s2": (("e12", "e20"), 2), "s3": (("e01", "e20"), 0)}
 ROWS = {name: [int(e in edges) for e in EDGES] for name, (edges, _) in SUMS.items()}
 HARD_VERTICES = {4: 5, 5: 7}
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
 
 
 def cycle_edges(n: int) -> tuple[str, ...]:
@@ -175,7 +174,7 @@ class GraphPathSums(BoxFamily):
         edges, vertex = SUMS[slot] if n == 3 else cycle_sums(n)[slot]
         plus = " + ".join(edges)
         flipped = " + ".join(reversed(edges))
-        ordinal = ORDINALS[int(slot[1:]) - 1]
+        ordinal = ORDINALS[int(slot[1:])]
         return [
             f"the path sum {slot} = {plus}",
             slot,

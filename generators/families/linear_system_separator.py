@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from generators.base import Constraint, HintSlot, Reject, Views, is_slot_notice, lin_text, missing_slot_note
-from generators.describe import SlotDescription
+from generators.describe import NUMBER_WORDS, ORDINALS, SlotDescription, and_list
 from generators.intlinalg import (
     BoxFamily,
     det,
@@ -41,13 +41,7 @@ from generators.intlinalg import (
 
 VARS = ("a", "b", "c")
 HARD_VARS = {4: ("a", "b", "c", "d"), 5: ("a", "b", "c", "d", "e")}
-NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 ROW_TRIES = 50
-
-
-def and_list(items: list[str] | tuple[str, ...]) -> str:
-    """``a``, ``a and b``, ``a, b and d``."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def variables_of(view: list[Constraint]) -> tuple[str, ...]:
@@ -278,7 +272,7 @@ class LinearSystemSeparator(BoxFamily):
             return names
         if slot.startswith("eq"):
             k = slot[2:]
-            ordinal = {"1": "first", "2": "second", "3": "third", "4": "fourth"}.get(k, k)
+            ordinal = ORDINALS[int(k)] if k.isdigit() and int(k) < len(ORDINALS) else k
             return [f"equation {k}", slot, f"the {ordinal} equation", f"Equation {k}"]
         raise ValueError(f"unknown slot {slot!r}")
 
