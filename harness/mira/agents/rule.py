@@ -92,7 +92,7 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
     typo_corrections,
 )
 from harness.mira.agents.rule_lexicon import ONE as ONE_KIND
-from harness.mira.agents.rule_reference import NUMBER_WORDS, RANK, rank_of, structured_reference
+from harness.mira.agents.rule_reference import NUMBER_WORDS, RANK, rank_of, role_by_clause, structured_reference
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
 
@@ -128,7 +128,9 @@ LEADING_CONTEXT = re.compile(
     r"(?:(?:[^,]|,(?=\s*(?:[\ue000-\ue0ff]|and\b)))*,(?!\s*(?:[\ue000-\ue0ff]|and\b))|.*?(?=\b(?:i|we|you|could|can|would|please|what|whats|"
     r"tell me|give me|may|so)\b))")
 TRAILING_CONTEXT = re.compile(
-    r"(?:[,(]\s*which\b|[,(]\s*as\b(?! well as)|\b(?:purpose|reason|why|goal|motivation|rationale)\s*:|"
+    r"(?:[,(]\s*which\b|[,(]\s*as\b(?! well as)|"
+    r"[,;(]\s*(?:and\s+|since\s+)?(?:i|we|ive|weve)\s+(?:already\s+|only\s+|do\s+)?(?:have|got|know|hold|"
+    r"was given|were given)\b(?!\s+(?:no|not|to)\b)|\b(?:purpose|reason|why|goal|motivation|rationale)\s*:|"
     r"\b(?:because|since|so that|so i can|so we can|so i could|in order to|(?:before|until) (?:i|we) can|"
     r"that way|given that|to (?:compute|find|determine|calculate|solve|get|work out|pin down|recover|obtain|"
     r"identify|fix|resolve|reconstruct|evaluate|complete|answer|figure out|finish|pin|check|make|run|use|apply|"
@@ -196,6 +198,22 @@ CLUMSY = re.compile(r"\s?\bminus(?=\d)|(?<![a-z0-9'])([a-z]) of(-?\d+)(?![\d.])"
 # joins a number to the word before it: "is0 or1")
 VALUE_CHOICE = re.compile(r"(?:(?<=[\s?,:(])|\b(?:is|be|either|a|it|its))-?\d+\s?or\s?(?:a\s?)?-?\d+(?![\d)\],])")
 # "the number that multiplies x0", "what weight multiplies x1": the coefficient of x0, x1
+# "is x0 pos or neg", "+ or -", "> 0 or < 0", "above or below zero": asks for a sign, as "positive or negative"
+SIGN_CHOICE = re.compile(r"\s?(?:\b(?:pos|positive)\b|\+|>\s?0)\s?(?:or|/)\s?(?:\b(?:neg|negative)\b|-(?!\d)|<\s?0)|"
+                         r"\s?(?:\b(?:neg|negative)\b|-)\s?(?:or|/)\s?(?:\b(?:pos|positive)\b|\+)|"
+                         r"\s?\babove or below (?:zero|0)\b")
+# chat shorthand for the nouns requests use ("send eqn 3", "the prob of going 0 -> 2", "coeff of x1")
+CHAT_WORDS = {"eqn": "equation", "eqns": "equations", "eqtn": "equation", "coeff": "coefficient",
+              "coeffs": "coefficients", "coef": "coefficient", "prob": "probability", "probs": "probabilities",
+              "val": "value", "vals": "values", "res": "resistor", "corr": "correlation"}
+CHAT_ABBREVIATION = re.compile(r"(?<![a-z0-9_])(" + "|".join(CHAT_WORDS) + r")(?![a-z_(\[])")
+# "the prob of going 0 -> 2", "rate moving 1 -> 0": a move between two states, as the states' names say it
+TRANSITION_ARROW = re.compile(r"\b(going|moving|jumping|stepping|passing|rate|probability|chance)\s?(\d+)\s?->\s?(\d+)\b")
+# "the coefficient in front of x0", "the coefficient on x1": the coefficient of; "in the first equation, what's the
+# coefficient of x0?" is "what's the coefficient of x0 in the first equation?", as the slots' meanings say it
+COEFFICIENT_OF = re.compile(r"\bcoefficient\s+(?:in front of|on|for|attached to|that multiplies|that goes with)\s+")
+EQUATION_FIRST = re.compile(r"\b(?:in|for)\s+(the\s+(?:first|second|third|fourth|fifth|last|middle|final|top|bottom)\s+"
+                            r"equation|equation\s?\d+)\s*,?\s*([^?.;]*?\bcoefficient of [a-z][a-z0-9_]*)")
 MULTIPLIES = re.compile(r"\b(?:the\s+)?(?:(?:coefficient|number|weight|factor|multiplier|value)\s+(?:that\s+)?)?"
                         r"(?:multiplies|multiplying)\s+([a-z]\d+)")
 # "line number two", "row three", "equation one": the number, as normalising writes it ("line2")
@@ -211,8 +229,13 @@ VARIABLES_OF = re.compile(r"\b(?:equation|equations|relation|relations|constrain
 STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
 # "please confirm that a(0) = -5", "can you also verify P(E|H) = 1/2": asking B to confirm a quantity asks for it
 CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|would you|will you|you|u)\s+"
-                     r"(?:also\s+|please\s+|to\s+|just\s+)?|^\s*(?:also\s*,?\s*)?)"
-                     r"(?:confirm|verify|check|double check|reconfirm|make sure)\b")
+                     r"(?:also\s+|please\s+|to\s+|just\s+)?|^\s*(?:also\s*,?\s*)?"
+                     r"(?:(?:just\s+)?(?:to be (?:safe|sure)|for safety|for completeness|while you(?:re| are) at it|"
+                     r"btw|by the way)\s*,?\s*)?)"
+                     r"(?:confirm|verify|check|double check|reconfirm|make sure)\b|"
+                     # "and is p(1) = 4 correct?": a yes/no question about a stated value asks to confirm it
+                     r"^\W*(?:(?:and|also|but|oh)\s*,?\s*)?(?:is|was|are)\b[^?]*(?:=|\bequals?\b|\bequal to\b)"
+                     r"[^?]*\?")
 # a formula or a sentence in quotes ('f(x) = 2x + 1 if x < t', 'every equation is linear in x, y, z'): the names
 # inside are context (normalising drops apostrophes inside words, and the space before a quote)
 QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*(?:[=<>≡]|[a-z]{2,}[^'\"]*\s[^'\"]*[a-z]{2,})[^'\"]*)\1(?![a-z0-9])")
@@ -289,10 +312,16 @@ def _prepared(request: str) -> str:
     text = _MARKS.sub(" ", normalize(request))  # the private-use marks are ours
     if "minus" in text or " of" in text:
         text = CLUMSY.sub(_unclumsy, text)
-    if " or" in text:
-        text = VALUE_CHOICE.sub(" ", text)
+    if "or" in text or "/" in text:
+        text = SIGN_CHOICE.sub(" positive or negative", VALUE_CHOICE.sub(" ", text))
     if "multipl" in text:
         text = MULTIPLIES.sub(r"the coefficient of \1", text)
+    if "->" in text:
+        text = TRANSITION_ARROW.sub(r"\1 from state\2 to state\3", text)
+    if CHAT_ABBREVIATION.search(text):
+        text = CHAT_ABBREVIATION.sub(lambda m: CHAT_WORDS[m.group(1)], text)
+    if "coefficient" in text:
+        text = EQUATION_FIRST.sub(r"\2 in \1", COEFFICIENT_OF.sub("coefficient of ", text))
     if NUMBER_WORD.search(text):
         text = NUMBER_WORD.sub(lambda m: m.group(1) + str(NUMBER_WORDS[m.group(2)]), text)
     if "there" in text:
@@ -348,7 +377,7 @@ def _without_possessive(m: re.Match[str]) -> str:
 
 def _corrected(text: str, fixes: list[tuple[str, str]]) -> str:
     for wrong, right in fixes:
-        text = re.sub(rf"(?<![a-z0-9]){wrong}(?![a-z0-9])", right, text)
+        text = re.sub(rf"(?<![a-z0-9]){wrong}(?![a-z])", right, text)
     return text
 
 
@@ -391,6 +420,8 @@ def _read(text: str, lexicon: Lexicon) -> Judgement:
                                                         else None)
         if loose is None:
             loose = structured_reference(asking_text or open_text, lexicon)
+        if loose is None:
+            loose = role_by_clause(text, lexicon)
         if loose is not None:
             return _decide([loose], [], aside)
     return judgement

@@ -796,7 +796,7 @@ def find_mentions(text: str, lexicon: Lexicon) -> list[Mention]:
             form = text[start:start + length]
             slot, via = extra[1]
             if slot.startswith(ROLE):
-                name = _role_name(lexicon, slot[len(ROLE):])
+                name = role_name(lexicon, slot[len(ROLE):])
             elif slot in lexicon.candidates:
                 name = Name(HINT, lexicon.candidates[slot].slot, via, candidate=slot)
             else:
@@ -875,7 +875,7 @@ _ROLE_HINT = re.compile(r"\b(?:dont|do not|didnt|did not|havent|have not|have no
                        r"(?: [a-z0-9]+)?\s*(?:[?.,!]|$|please|for me|to me|is (?:what|all|the one) (?:i|we)\b)")
 
 
-def _role_name(lexicon: Lexicon, kinds: str) -> Name:
+def role_name(lexicon: Lexicon, kinds: str) -> Name:
     """What a role phrase for ``kinds`` ("|"-joined when its noun fits several) names: the hint when it is B's
     only fact of one of those kinds and B holds none of the others."""
     names = [lexicon.role_names.get(kind) or Name(AMBIGUOUS, kind, f"role: B holds 0 of kind {kind}")
@@ -1134,7 +1134,7 @@ _CONTENT_SIGNATURES: dict[int, tuple[Described, dict[str, frozenset[str]]]] = {}
 # word of five or six letters only for two letters swapped or one left out ("thrid", "elemnt"), since changing a
 # letter of a short word often makes another word ("simple", "sample").
 # The responder only uses the correction when the request, read as written, is declined.
-_LONG_WORD = re.compile(r"(?<![a-z0-9])[a-z]{5,}(?![a-z0-9])")
+_LONG_WORD = re.compile(r"(?<![a-z0-9])[a-z]{5,}(?![a-z])")  # "eqation3": a name glued to its number
 _NAME_WORD = re.compile(r"[a-z]{5,}")
 SHORT_WORD = 7  # shorter words are corrected only for a swap or a dropped letter ("thrid", "elemnt"), never a change
 
