@@ -39,6 +39,7 @@ ANONYMOUS_ROLES = ("the one i am missing", "the one im missing", "the one i'm mi
                    "the one i do not have", "the one i don't have", "the one not listed", "the one not in my list",
                    "the one that is not in my list", "the missing one", "the one that is missing",
                    "the one i lack", "the one you hold")
+LOW_ENDS, HIGH_ENDS = ("leftmost", "lowest", "smallest"), ("rightmost", "highest", "largest")  # along one axis
 TWO_AXIS_JOINS = ("{a}, {b}", "{a} and {b}", "{a} and the {b}", "{a} {b}", "{b}, {a}")
 
 
@@ -191,17 +192,22 @@ def _one_axis(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
         if n > 1:  # counted among the others: "the fourth of the five evaluation points"
             out += [(phrase, "ordinal") for phrase in _of_the_n(ordinal_words(rank)[0], noun, n)]
         low, high = layout.extents.get((d.entity, d.owner, 0), (k, k))
+        # labels (x = -3, 0, 2) are ordered but B, holding one, is not told the others: "leftmost" stays A's word
+        low_ends, high_ends = (LOW_ENDS, HIGH_ENDS) if d.base is not None else ((), ())
         if high > low:
             if k == low:
-                out += [(f"the {w} {noun}", "position") for w in ("first", "earliest")]
+                out += [(f"the {w} {noun}", "position") for w in ("first", "earliest", *low_ends)]
                 out += [(f"the {noun} that comes first", "position")]
-                out += [(phrase, "position") for phrase in _of_the_n("first", noun, n)]
+                out += [(phrase, "position") for w in ("first", *low_ends) for phrase in _of_the_n(w, noun, n)]
             if k == high:
-                out += [(f"the {w} {noun}", "position") for w in ("last", "final", "latest")]
+                out += [(f"the {w} {noun}", "position") for w in ("last", "final", "latest", *high_ends)]
                 out += [(f"the {noun} that comes last", "position")]
-                out += [(phrase, "position") for w in ("last", "final") for phrase in _of_the_n(w, noun, n)]
+                out += [(phrase, "position") for w in ("last", "final", *high_ends) for phrase in _of_the_n(w, noun, n)]
             if len(here) > 2 and k == here[-2]:
                 out += [(f"the {w} {noun}", "position") for w in ("second to last", "second last", "penultimate")]
+            if low_ends and len(here) > 2 and len(here) % 2 == 1 and k == here[len(here) // 2]:
+                out += [(f"the {w} {noun}", "position") for w in ("middle", "central")]
+                out += [(phrase, "position") for phrase in _of_the_n("middle", noun, n)]
     return out
 
 

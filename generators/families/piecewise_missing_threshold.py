@@ -259,7 +259,12 @@ class PiecewiseMissingThreshold(Family):
             "f switch", "switch formulas", "switch branches", "two branches meet", "branches meet",
             "x do the two branches meet", "x does the function switch", "x does f switch", "x does f change",
             "where the definition changes", "where the definition of f changes", "where the rule changes",
-            "where f changes", "where the function changes",
+            "where f changes", "where the function changes", "the piece boundary", "the boundary between the pieces",
+            "the boundary between the two pieces", "where the second formula takes over", "where the other formula takes over",
+            "where the second piece takes over", "where the second branch takes over",
+            *(f"{x} {v} the {a} {p} from the {b}" for x in ("x", "x value") for v in ("separates", "that separates")
+              for a, b in (("first", "second"), ("left", "right")) for p in ("piece", "formula", "branch")),
+            "x value separates the two pieces", "x value that separates the two pieces", "x separates the two pieces",
             # "At what x does f stop using ...", "Below which x-value does f use ...": a question for an x of f
             *(f"{w} {x} does {f}" for w in ("what", "which") for x in ("x", "x value", "x onward", "x onwards")
               for f in ("f", "the function"))))

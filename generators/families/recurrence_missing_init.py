@@ -202,13 +202,18 @@ class RecurrenceMissingInit(Family):
         if c["type"] != "init":
             return None
         i = c["index"]
-        return SlotDescription("initial value", (i,), base=0, synonyms=("initial term", "initial condition"),
+        steps = () if i == 0 else tuple(
+            f"{w} {n} step{'s' if i > 1 else ''} after {start}" for n in (("one", "1") if i == 1 else (str(i),))
+            for w in ("the value", "the term", "value", "take") for start in ("the start", "it starts", "its start",
+                                                                             "its starting term", "the first term"))
+        return SlotDescription("initial value", (i,), base=0, synonyms=("initial term", "initial condition", "seed",
+                                                                         "seed value", "sequence value", "term"),
                                kind="initial value", meanings=(
                                    f"the term just before a({i + 1})", f"the term before a({i + 1})",
                                    f"the term right before a({i + 1})", f"the term preceding a({i + 1})",
                                    f"the value just before a({i + 1})", f"the term with index {i}",
                                    f"the sequence value at n = {i}", f"the value of the sequence at n = {i}",
-                                   f"the term at n = {i}"))
+                                   f"the term at n = {i}", *steps))
 
     def slot_name(self, c: Constraint) -> str | None:
         if c["type"] == "init":

@@ -180,7 +180,9 @@ WHERE_CLAUSE = re.compile(r"\s*,?\s*(?:at which|in which|where|when)\s+(?![^,?;]
 # "from which x onward does f follow the second formula": what f does there describes the point
 USES = re.compile(r"\s*(?:start\s+|stop\s+|begin\s+)?(?:follow|follows|following|use|uses|using|apply|applies|"
                   r"applying|switch to|switches to|take|takes)\s+(?:the\s+)?[\ue000-\ue0ff]")
-FROM_TO = re.compile(r"\s*,?\s*(?:over\s+)?from\s*(?:the\s+)?[^,?;]{1,40}?\s*to\s*(?:the\s+)?[^,?;\s]+"
+FROM_TO = re.compile(r"\s*,?\s*(?:(?:switch|switches|change|changes|go|goes|move|moves|pass|passes|jump|jumps|"
+                     r"transition|transitions|turn|turns|separate|separates|split|splits|divide|divides)\s+"
+                     r"(?:(?:the\s+)?[^,?;]{1,30}?\s+(?=from\b))?)?(?:over\s+)?from\s*(?:the\s+)?[^,?;]{1,40}?\s*to\s*(?:the\s+)?[^,?;\s]+"
                      r"(?:\s*[-+*/]\s*[^,?;\s]+)*")
 DESCRIBES = re.compile("|".join(f"(?:{p.pattern})" for p in (RELATIVE, WHERE_CLAUSE, FROM_TO, USES)))
 TERM_AFTER = re.compile(r"\s*[+*/^-]\s*\d")  # "-x + 8": the rest of a term after a variable
@@ -323,7 +325,7 @@ def _prepared(request: str) -> str:
     if "coefficient" in text:
         text = EQUATION_FIRST.sub(r"\2 in \1", COEFFICIENT_OF.sub("coefficient of ", text))
     if NUMBER_WORD.search(text):
-        text = NUMBER_WORD.sub(lambda m: m.group(1) + str(NUMBER_WORDS[m.group(2)]), text)
+        text = NUMBER_WORD.sub(lambda m: m.group(1).rstrip() + str(NUMBER_WORDS[m.group(2)]), text)
     if "there" in text:
         text = _there_as_said(text)
     return text
