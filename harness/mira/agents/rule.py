@@ -216,6 +216,10 @@ TRANSITION_ARROW = re.compile(r"\b(going|moving|jumping|stepping|passing|rate|pr
 COEFFICIENT_OF = re.compile(r"\bcoefficient\s+(?:in front of|on|for|attached to|that multiplies|that goes with)\s+")
 EQUATION_FIRST = re.compile(r"\b(?:in|for)\s+(the\s+(?:first|second|third|fourth|fifth|last|middle|final|top|bottom)\s+"
                             r"equation|equation\s?\d+)\s*,?\s*([^?.;]*?\bcoefficient of [a-z][a-z0-9_]*)")
+# a weighted power sum however it is typeset ("Σ k²·q_k", "sum k^2 q_k", "the sum of k² times the weight qk"): written
+# as the moment family's own name for it, "sum of k^2*qk"
+POWER_SUM = re.compile(r"\b(?:sum|sigma)\s?(?:of\s|over\s)?(?:(?:the\s)?k\s)?k\^(\d)\s?(?:\*|times)?\s?(?:the\s)?"
+                       r"(?:weights?\s|probabilit(?:y|ies)\s)?q\s?k\b")
 MULTIPLIES = re.compile(r"\b(?:the\s+)?(?:(?:coefficient|number|weight|factor|multiplier|value)\s+(?:that\s+)?)?"
                         r"(?:multiplies|multiplying)\s+([a-z]\d+)")
 # "line number two", "row three", "equation one": the number, as normalising writes it ("line2")
@@ -322,6 +326,8 @@ def _prepared(request: str) -> str:
         text = TRANSITION_ARROW.sub(r"\1 from state\2 to state\3", text)
     if CHAT_ABBREVIATION.search(text):
         text = CHAT_ABBREVIATION.sub(lambda m: CHAT_WORDS[m.group(1)], text)
+    if "k^" in text:
+        text = POWER_SUM.sub(r"sum of k^\1*qk", text)
     if "coefficient" in text:
         text = EQUATION_FIRST.sub(r"\2 in \1", COEFFICIENT_OF.sub("coefficient of ", text))
     if NUMBER_WORD.search(text):
