@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -840,9 +840,11 @@ def _related(text: str, m: Mention, lexicon: Lexicon) -> Mention:
     before; rows: below and above), when the instance has that slot; otherwise ``m`` itself."""
     table = lexicon.described
     assert table is not None
-    d = table.slots.get(m.name.candidate or m.name.slot)
     relation = _RELATION.search(text, max(0, m.start - 40), m.start)
-    if d is None or relation is None or len(d.indices) not in (1, 2):
+    if relation is None:
+        return m
+    d = table.slots.get(m.name.candidate or m.name.slot) or _by_analogy(m.name.slot, table)
+    if d is None or len(d.indices) not in (1, 2):
         return m
     word = relation.group(1)
     if (len(d.indices) == 1) == (word in _ACROSS):
@@ -863,6 +865,19 @@ def _related(text: str, m: Mention, lexicon: Lexicon) -> Mention:
     else:
         name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
     return Mention(relation.start(), m.end, text[relation.start():m.end], name)
+
+
+def _by_analogy(slot: str, table: Described) -> SlotDescription | None:
+    """A description for a name with no slot of its own (the unknown u_1_3 of a grid whose facts are u_0_3, ...):
+    that of the described slots whose names differ from it only in their numbers, which are their indices, with
+    its own numbers as indices ("the boundary value above u_1_3" is u_0_3)."""
+    numbers = tuple(int(n) for n in _DIGITS.findall(slot))
+    shape = _DIGITS.sub("#", slot)
+    for other, d in table.slots.items():
+        if d.indices and len(d.indices) == len(numbers) and _DIGITS.sub("#", other) == shape and tuple(
+                int(n) for n in _DIGITS.findall(other)) == d.indices:
+            return replace(d, indices=numbers)
+    return None
 
 
 _QUALIFIED = re.compile(r"\s*(?:of|in|for|at|between|from|on)\b")
