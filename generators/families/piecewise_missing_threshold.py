@@ -260,7 +260,8 @@ class PiecewiseMissingThreshold(Family):
             "x do the two branches meet", "x does the function switch", "x does f switch", "x does f change",
             "where the definition changes", "where the definition of f changes", "where the rule changes",
             "where f changes", "where the function changes", "the piece boundary", "the boundary between the pieces",
-            "the boundary between the two pieces", "where the second formula takes over", "where the other formula takes over",
+            "the boundary between the two pieces", "where the second formula takes over",
+            "where the other formula takes over",
             "where the second piece takes over", "where the second branch takes over",
             *(f"{x} {v} the {a} {p} from the {b}" for x in ("x", "x value") for v in ("separates", "that separates")
               for a, b in (("first", "second"), ("left", "right")) for p in ("piece", "formula", "branch")),

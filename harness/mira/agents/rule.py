@@ -96,14 +96,14 @@ from harness.mira.agents.rule_reference import NUMBER_WORDS, RANK, rank_of, role
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
 
-RULE_VERSION = "rule/5"
+RULE_VERSION = "rule/6"
 _MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
 MAX_MENTIONS = 0x100  # one mark each, U+E000..U+E0FF
 MEMO_SIZE = 64  # judgements remembered per lexicon (a run asks each instance a few requests)
 MAX_REQUEST_CHARS = 4000  # the labelled corpora's longest request is 300 characters
 
 EVERYTHING = re.compile(
-    r"\b(?:everything|all(?: of)?(?: the| your| of your)?(?: \w+)?|every (?:fact|constraint|piece of information|"
+    r"\b(?:everything|(?:all|both)(?: of)?(?: the| your| of your)?(?: \w+){0,2}?|every (?:fact|constraint|piece of information|"
     r"number|value|equation)|whatever|anything(?: else)?)\s+(?:that\s+)?(?:you|u)\s*(?:'ve|ve|have|know|hold|got|"
     r"can|possess)\b|\b(?:give|tell|send|share|list|provide|show|dump|reveal)\s+(?:me\s+|us\s+)?(?:all|everything)"
     r"\b(?!\s+(?:the\s+)?(?:two|three|four|five|\d))|\byour (?:whole|entire|full) (?:view|list|set)\b")
@@ -210,7 +210,8 @@ CHAT_WORDS = {"eqn": "equation", "eqns": "equations", "eqtn": "equation", "coeff
               "val": "value", "vals": "values", "res": "resistor", "corr": "correlation"}
 CHAT_ABBREVIATION = re.compile(r"(?<![a-z0-9_])(" + "|".join(CHAT_WORDS) + r")(?![a-z_(\[])")
 # "the prob of going 0 -> 2", "rate moving 1 -> 0": a move between two states, as the states' names say it
-TRANSITION_ARROW = re.compile(r"\b(going|moving|jumping|stepping|passing|rate|probability|chance)\s?(\d+)\s?->\s?(\d+)\b")
+TRANSITION_ARROW = re.compile(r"\b(going|moving|jumping|stepping|passing|rate|probability|chance)\s?(\d+)\s?->\s?"
+                              r"(\d+)\b")
 # "the coefficient in front of x0", "the coefficient on x1": the coefficient of; "in the first equation, what's the
 # coefficient of x0?" is "what's the coefficient of x0 in the first equation?", as the slots' meanings say it
 COEFFICIENT_OF = re.compile(r"\bcoefficient\s+(?:in front of|on|for|attached to|that multiplies|that goes with)\s+")

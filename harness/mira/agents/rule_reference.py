@@ -202,7 +202,8 @@ LOOSE_LACK = re.compile(
     r"provided|shown|listed)|"
     r"(?:dont|do not|didnt|did not|cant|cannot|havent|have not)\s+(?:yet\s+)?(?:have|know|hold|see|get|got|possess)|"
     r"(?:i|we)\s+(?:have|had|got)\s+no\b|(?:only\s+)?half\s+have|"
-    r"(?<!\bdo )(?<!\bdid )(?<!\bwhat )(?<!\bwhatever )(?<!\beverything )you\s+(?:hold|have|know|possess|were\s+(?:given|told)|got|alone\s+(?:have|hold|know)))\b")
+    r"(?<!\bdo )(?<!\bdid )(?<!\bwhat )(?<!\bwhatever )(?<!\beverything )"  # "do you know ..." asks B
+    r"you\s+(?:hold|have|know|possess|were\s+(?:given|told)|got|alone\s+(?:have|hold|know)))\b")
 _CLAUSE = re.compile(r"[^.;?!]+[.;?!]*")
 _ROLE_PLURAL = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:entries|values|ones|numbers|facts|quantities)\b|"
                           r"\b(?:all|both|every|each)\b")
