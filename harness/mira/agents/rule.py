@@ -55,6 +55,14 @@ possessives; "that's missing" roles; a meaning with no numbers, reworded, by thr
 request for one of the hint's names ("What is P(H)?") is decided from those names alone, so
 the instance's lexicon is built only when a request needs it (issue 27).
 
+rule/6 (issue 28, fifth round): a clause stating a lack ("I haven't been told", "absent from my list", "you have
+... that I don't") names B's one fact of the kind its noun names, in any word order (``role_by_clause``); a yes/no
+question about a stated value ("And is p(1) = 4 correct?") and "just to be safe, confirm Y = 2" ask for Y; ", i got
+y0 y1 y3 already" is context; "pos or neg", "+ or -", "above or below zero" ask for a sign; chat shorthand (eqn,
+coeff, prob), transition arrows ("going 0 -> 2"), weighted power sums however typeset ("Σ k²·q_k"), "the coefficient
+in front of x0" and "in the first equation, ... the coefficient of x0"; typos glued to a number ("eqation3"); a
+relation to an unknown that has no slot ("the boundary value above u_1_3"), read by analogy with the slots' names.
+
 At k > 1 (the hard tier: B holds two withheld facts) the request is read once per withheld fact, that fact as
 the hint and the other among B's other slots (``RuleResponder.decide_among``): the fact exactly one reading offers
 is offered; a request for both is ``two_quantities``.
