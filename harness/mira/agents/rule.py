@@ -111,7 +111,8 @@ MEMO_SIZE = 64  # judgements remembered per lexicon (a run asks each instance a 
 MAX_REQUEST_CHARS = 4000  # the labelled corpora's longest request is 300 characters
 
 EVERYTHING = re.compile(
-    r"\b(?:everything|(?:all|both)(?: of)?(?: the| your| of your)?(?: \w+){0,2}?|every (?:fact|constraint|piece of information|"
+    r"\b(?:everything|(?:all|both)(?: of)?(?: the| your| of your)?(?: \w+){0,2}?|"
+    r"every (?:fact|constraint|piece of information|"
     r"number|value|equation)|whatever|anything(?: else)?)\s+(?:that\s+)?(?:you|u)\s*(?:'ve|ve|have|know|hold|got|"
     r"can|possess)\b|\b(?:give|tell|send|share|list|provide|show|dump|reveal)\s+(?:me\s+|us\s+)?(?:all|everything)"
     r"\b(?!\s+(?:the\s+)?(?:two|three|four|five|\d))|\byour (?:whole|entire|full) (?:view|list|set)\b")
