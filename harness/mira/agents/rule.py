@@ -254,7 +254,7 @@ CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|woul
                      r"[^?]*\?")
 # a formula or a sentence in quotes ('f(x) = 2x + 1 if x < t', 'every equation is linear in x, y, z'): the names
 # inside are context (normalising drops apostrophes inside words, and the space before a quote)
-QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*(?:[=<>≡]|[a-z]{2,}[^'\"]*\s[^'\"]*[a-z]{2,})[^'\"]*)\1(?![a-z0-9])")
+QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*(?:[=<>≡]|[a-z]{2,}[^'\"]*\s[^'\"]*[a-z]{2,})[^'\"]*)\1(?:(?<=\")|(?![a-z0-9]))")
 # "the top-left entry of M (not of M^2)", "apart from the ones modulo 13": names set against the asked one
 NEGATED = re.compile(r"\((?:not|rather than|instead of|other than)\b[^()]*\)|(?:(?:[,(]\s*|\band\s+)not|"
                      r"\b(?:rather than|instead of|other than|apart from|aside from|besides))\s+"
@@ -420,6 +420,14 @@ def _read(text: str, lexicon: Lexicon) -> Judgement:
         asked.extend(mentions[i] for i in kept)
         context -= set(kept)
         unnamed.extend(extra)
+    if ('"' in marked or "'" in marked) and len(asked) > 1:
+        # a quotation of the problem spread over several clauses ('"The threshold t is an integer with ... and
+        # t != x." Which integer is it?'): the names quoted are context, the hint's aside
+        quoted = {i for q in QUOTED_FORMULA.finditer(marked) for i in _indices(q.group(2))}
+        kept = [m for m in asked if m.name.kind in (HINT, PART) or mentions.index(m) not in quoted]
+        if kept and len(kept) < len(asked):
+            context |= {mentions.index(m) for m in asked if m not in kept}
+            asked = kept
     aside = [mentions[i] for i in sorted(context) if mentions[i].name.kind not in (HINT, PART)]
     judgement = _decide(asked, unnamed, aside)
     if judgement.rule not in ("known_fact", "other_slot", "nothing_named") or lexicon.described is None:
@@ -503,7 +511,7 @@ def _focus(clause: str) -> str:
 # measured value at k = 0. What is it?"). The question is read alone when the sentences before it ask nothing
 # (no question, no request, no need of another quantity); a question that names nothing but points back ("What is
 # it?", "Could you give me that entry?") asks for what the last statement of need before it names.
-_SENTENCE = re.compile(r"(?<=[?!])(?<![=≡]\?)|\.(?=[a-z\ue000-\ue0ff(\[]|$)|\n")
+_SENTENCE = re.compile(r"(?<=[?!])(?<![=≡]\?)(?!=)|\.(?=[a-z\ue000-\ue0ff(\[]|$)|\n")
 SINGULAR_POINTER = re.compile(r"\b(?:it|its|that|this)\b")
 ANAPHOR = re.compile(r"\b(?:it|its|that|this|them|those|these|thereof)\b")
 NEED_STATEMENT = re.compile(  # what is needed follows
@@ -554,8 +562,9 @@ def _by_sentences(text: str, lexicon: Lexicon) -> Judgement | None:
             named = find_mentions(sentences[antecedent], lexicon)
             if not named:
                 return None
-            reading = _decide([named[-1]], [], [])
-            how = f"the question points back to the last quantity named before it: {named[-1].form}"
+            meant = _subject(sentences[antecedent], named) or named[-1]
+            reading = _decide([meant], [], [])
+            how = f"the question points back to the last quantity named before it: {meant.form}"
     if not reading.offer:
         return None
     for i, sentence in enumerate(sentences[:last]):
@@ -564,6 +573,18 @@ def _by_sentences(text: str, lexicon: Lexicon) -> Judgement | None:
             if other.rule != "nothing_named" and not other.offer:
                 return None  # a need of another quantity stated before the question
     return replace(reading, described=(*reading.described, f"sentences: {how}"))
+
+
+DEFINED = re.compile(r"\s*(?:is|are|was|must be|has to be|lies|satisfies)\b")
+
+
+def _subject(sentence: str, named: list[Mention]) -> Mention | None:
+    """The quantity a sentence defines, when it opens with it ("The threshold t is an integer with ... and t != x. Which
+    integer is it?": t, not the x named last)."""
+    first = named[0]
+    if sentence[:first.start].strip(" \"'“”‘’").removeprefix("the").strip() or not DEFINED.match(sentence, first.end):
+        return None
+    return first
 
 
 # "Of P(E|H), P(E|not H) and P(H) I have the first two. What's the last one?", "There are two lines; I have the
