@@ -88,6 +88,7 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
     LINEAR_EXPR,
     OTHER,
     PART,
+    PLURAL_ASK,
     TARGET,
     UNNAMED,
     Lexicon,
@@ -138,6 +139,7 @@ LEADING_CONTEXT = re.compile(
     r"tell me|give me|may|so)\b))")
 TRAILING_CONTEXT = re.compile(
     r"(?:[,(]\s*which\b|[,(]\s*as\b(?! well as)|"
+    r"(?:,|(?<=\d)|(?<=ohms))\s*(?:just\s+)?(?:like|same as|as with|as for)\s+(?=(?:the\s+)?[\ue000-\ue0ff])|"
     r"[,;(]\s*(?:and\s+|since\s+)?(?:i|we|ive|weve)\s+(?:already\s+|only\s+|do\s+)?(?:have|got|know|hold|"
     r"was given|were given)\b(?!\s+(?:no|not|to)\b)|\b(?:purpose|reason|why|goal|motivation|rationale)\s*:|"
     r"\b(?:because|since|so that|so i can|so we can|so i could|in order to|(?:before|until) (?:i|we) can|"
@@ -214,7 +216,10 @@ SIGN_CHOICE = re.compile(r"\s?(?:\b(?:pos|positive)\b|\+|>\s?0)\s?(?:or|/)\s?(?:
                          r"\s?(?:\b(?:neg|negative)\b|-)\s?(?:or|/)\s?(?:\b(?:pos|positive)\b|\+)|"
                          r"\s?\babove or below (?:zero|0)\b")
 # chat shorthand for the nouns requests use ("send eqn 3", "the prob of going 0 -> 2", "coeff of x1")
-CHAT_WORDS = {"eqn": "equation", "eqns": "equations", "eqtn": "equation", "coeff": "coefficient",
+# "which sign does x0 have", "what sign is x2": the sign of
+SIGN_OF = re.compile(r"\b(?:which|what)\s+sign\s+(?:does|do|is|has)\s+([a-z][a-z0-9_]*(?:\([^()]*\))?)"
+                     r"(?:\s+(?:have|carry|take|got))?\b")
+CHAT_WORDS = {"thru": "through", "eqn": "equation", "eqns": "equations", "eqtn": "equation", "coeff": "coefficient",
               "coeffs": "coefficients", "coef": "coefficient", "prob": "probability", "probs": "probabilities",
               "val": "value", "vals": "values", "res": "resistor", "corr": "correlation"}
 CHAT_ABBREVIATION = re.compile(r"(?<![a-z0-9_])(" + "|".join(CHAT_WORDS) + r")(?![a-z_(\[])")
@@ -250,8 +255,8 @@ CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|woul
                      r"btw|by the way)\s*,?\s*)?)"
                      r"(?:confirm|verify|check|double check|reconfirm|make sure)\b|"
                      # "and is p(1) = 4 correct?": a yes/no question about a stated value asks to confirm it
-                     r"^\W*(?:(?:and|also|but|oh)\s*,?\s*)?(?:is|was|are)\b[^?]*(?:=|\bequals?\b|\bequal to\b)"
-                     r"[^?]*\?")
+                     r"^\W*(?:(?:and|also|but|oh)\s*,?\s*)?(?:is|was|are)\b[^?]*?(?:=|\bequals?\b|\bequal to\b)"
+                     r"\s*(?=-?[\d(][^?]*\?)")
 # a formula or a sentence in quotes ('f(x) = 2x + 1 if x < t', 'every equation is linear in x, y, z'): the names
 # inside are context (normalising drops apostrophes inside words, and the space before a quote)
 QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*(?:[=<>≡]|[a-z]{2,}[^'\"]*\s[^'\"]*[a-z]{2,})[^'\"]*)\1(?:(?<=\")|(?![a-z0-9]))")
@@ -334,6 +339,8 @@ def _prepared(request: str) -> str:
         text = MULTIPLIES.sub(r"the coefficient of \1", text)
     if "->" in text:
         text = TRANSITION_ARROW.sub(r"\1 from state\2 to state\3", text)
+    if "sign" in text:
+        text = SIGN_OF.sub(r"the sign of \1", text)
     if CHAT_ABBREVIATION.search(text):
         text = CHAT_ABBREVIATION.sub(lambda m: CHAT_WORDS[m.group(1)], text)
     if "k^" in text:
@@ -430,9 +437,15 @@ def _read(text: str, lexicon: Lexicon) -> Judgement:
             asked = kept
     aside = [mentions[i] for i in sorted(context) if mentions[i].name.kind not in (HINT, PART)]
     judgement = _decide(asked, unnamed, aside)
-    if judgement.rule not in ("known_fact", "other_slot", "nothing_named") or lexicon.described is None:
+    if lexicon.described is None:
         return judgement
     asking_text = " ".join(c for c in clauses if STRONG_ASK.search(c) or WEAK_ASK.search(c))
+    if not asked and len(unnamed) == 1 and not PLURAL_ASK.search(asking_text):
+        # coordinates read as unnamed quantities ("the entry with i = 1 and j = 0"): they locate one slot or nothing
+        located = structured_reference(asking_text, lexicon)
+        return _decide([located], [], aside) if located is not None and located.name.kind == HINT else judgement
+    if judgement.rule not in ("known_fact", "other_slot", "nothing_named"):
+        return judgement
     if judgement.rule != "nothing_named":
         # a listed phrase ("the middle entry") read without the row the request gives ("in the last row"): the
         # coordinates read together decide when they locate the hint

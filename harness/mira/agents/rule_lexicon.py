@@ -1017,7 +1017,7 @@ _STOP = frozenset(("what", "which", "that", "this", "with", "from", "into", "whe
                    "probability", "chance", "state", "symbol", "equal", "equals"))
 
 
-_PLURAL_ASK = re.compile(r"\b(?:probabilities|rates|entries|values|numbers|coefficients|equations|samples|terms|"
+PLURAL_ASK = re.compile(r"\b(?:probabilities|rates|entries|values|numbers|coefficients|equations|samples|terms|"
                          r"weights|cells|transitions|emissions|moments|sums|signs|correlations|all|both|every)\b")
 
 
@@ -1082,7 +1082,7 @@ def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
     if table is None:
         return None
     tokens = _ANCHOR.findall(text)
-    if _PLURAL_ASK.search(text):  # "the transition probabilities out of state 1" asks for several
+    if PLURAL_ASK.search(text):  # "the transition probabilities out of state 1" asks for several
         return None
     words = [w for w in _CONTENT.findall(text) if w not in _STOP]
     if not tokens:

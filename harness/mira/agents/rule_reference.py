@@ -157,6 +157,8 @@ def _axis(text: str, axis: int, positions: tuple[int, ...]) -> int | None:
     specs: list[tuple[str, int]] = [("index", _number(m.group(1)))
                                     for m in re.finditer(_BY_NUMBER.format(axis=word), text)]
     specs += [("rank", rank_of(m.group(1))) for m in re.finditer(_BY_RANK.format(axis=word), text)]
+    if _BOTH_LETTERS.search(text):  # "the entry with i = 1 and j = 0": i counts rows, j columns
+        specs += [("index", int(m.group(1))) for m in re.finditer(_LETTER[axis], text)]
     first, last = _EDGES[axis]
     noun = _EDGE_NOUN.format(axis=word)
     if re.search(first + noun, text):
@@ -165,6 +167,10 @@ def _axis(text: str, axis: int, positions: tuple[int, ...]) -> int | None:
         specs.append(("rank", -1))
     found = {_pick(positions, spec) for spec in specs}
     return found.pop() if len(found) == 1 else None
+
+
+_LETTER = (re.compile(r"(?<![a-z0-9_])i\s*=\s*(\d+)\b"), re.compile(r"(?<![a-z0-9_])j\s*=\s*(\d+)\b"))
+_BOTH_LETTERS = re.compile(r"(?<![a-z0-9_])i\s*=\s*\d+\b.*(?<![a-z0-9_])j\s*=\s*\d+\b")
 
 
 def _number(word: str) -> int:
