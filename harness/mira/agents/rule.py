@@ -259,7 +259,8 @@ CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|woul
                      r"\s*(?=-?[\d(][^?]*\?)")
 # a formula or a sentence in quotes ('f(x) = 2x + 1 if x < t', 'every equation is linear in x, y, z'): the names
 # inside are context (normalising drops apostrophes inside words, and the space before a quote)
-QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*(?:[=<>≡]|[a-z]{2,}[^'\"]*\s[^'\"]*[a-z]{2,})[^'\"]*)\1(?:(?<=\")|(?![a-z0-9]))")
+QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*(?:[=<>≡]|[a-z]{2,}[^'\"]*\s[^'\"]*[a-z]{2,})[^'\"]*)\1"
+                            r"(?:(?<=\")|(?![a-z0-9]))")
 # "the top-left entry of M (not of M^2)", "apart from the ones modulo 13": names set against the asked one
 NEGATED = re.compile(r"\((?:not|rather than|instead of|other than)\b[^()]*\)|(?:(?:[,(]\s*|\band\s+)not|"
                      r"\b(?:rather than|instead of|other than|apart from|aside from|besides))\s+"
