@@ -101,7 +101,14 @@ from harness.mira.agents.rule_lexicon import (  # noqa: F401  (slot_names stays 
     typo_corrections,
 )
 from harness.mira.agents.rule_lexicon import ONE as ONE_KIND
-from harness.mira.agents.rule_reference import NUMBER_WORDS, RANK, rank_of, role_by_clause, structured_reference
+from harness.mira.agents.rule_reference import (
+    NUMBER_WORDS,
+    RANK,
+    blank_in_matrix,
+    rank_of,
+    role_by_clause,
+    structured_reference,
+)
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
 
@@ -317,6 +324,10 @@ def _judge(request: str, lexicon: Lexicon) -> Judgement:
     focused = _by_sentences(lines, lexicon) or _ordinal_without_noun(text, lexicon)
     if focused is not None:
         return focused
+    if ("begin{" in request or "[[" in request) and "?" in request:
+        blank = blank_in_matrix(request, lexicon)
+        if blank is not None and blank.name.kind == HINT and judgement.rule == "nothing_named":
+            return _decide([blank], [], [])
     # a misspelt name ("the 3rd congrunce"): read again with each word one edit away from exactly one word of the
     # instance's names corrected; only a reading that then asks for the hint alone changes the decision
     fixes = typo_corrections(text, lexicon)

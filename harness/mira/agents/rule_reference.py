@@ -251,3 +251,46 @@ def _kinds_named(clause: str, nouns: dict[str, str]) -> set[str]:
                     found.add(kinds)
                     break
     return found
+
+
+# A matrix typed out with one blank ("$$M = \\begin{pmatrix} -3 & 3 \\\\ -3 & ? \\end{pmatrix}$$ What goes in place of
+# the ?", "[[1, 2], [3, ?]]"): the blank's row and column locate the slot, among the rows and columns the instance's
+# grid has (rule/6).
+_LATEX_MATRIX = re.compile(r"(?:([A-Za-z])\s*=\s*)?\\begin\{([pbBvV]?matrix|array)\}(?:\{[^}]*\})?(.*?)"
+                           r"\\end\{\2\}", re.DOTALL)
+_BRACKET_MATRIX = re.compile(r"(?:([A-Za-z])\s*=\s*)?\[\s*(\[[^\[\]]*\](?:\s*,?\s*\[[^\[\]]*\])+)\s*\]")
+_BLANK = re.compile(r"^\s*(?:\\?\?+|_+|\\_+|\\square|\\Box|\\boxed\{\s*\??\s*\}|\\text\{\s*\?\s*\})\s*$")
+
+
+def blank_in_matrix(request: str, lexicon: Lexicon) -> Mention | None:
+    """The slot at the one blank of a matrix typed out in ``request``; None if there is no such matrix, several
+    blanks, or no single grid of the instance's slots of that shape."""
+    table = lexicon.described
+    if table is None:
+        return None
+    found = [(m.group(1), [row.split("&") for row in re.split(r"\\\\", m.group(3)) if row.strip()])
+             for m in _LATEX_MATRIX.finditer(request)]
+    found += [(m.group(1), [row.strip("[] ").split(",") for row in re.findall(r"\[[^\[\]]*\]", m.group(2))])
+              for m in _BRACKET_MATRIX.finditer(request)]
+    blanks = [(owner, len(rows), max(len(r) for r in rows), i, j) for owner, rows in found
+              for i, row in enumerate(rows) for j, cell in enumerate(row) if _BLANK.match(cell)]
+    if len(blanks) != 1:
+        return None
+    owner, n_rows, n_cols, i, j = blanks[0]
+    grids = _groups(table.slots, axes=2)
+    if owner:
+        grids = {g: cells for g, cells in grids.items() if g[1].lower() in (owner.lower(), "")} or grids
+    fits = []
+    for grid in grids:
+        rows, cols = (table.layout.positions.get((*grid, axis), ()) for axis in (0, 1))
+        if len(rows) == n_rows and len(cols) == n_cols and (rows[i], cols[j]) in grids[grid]:
+            fits.append(grids[grid][(rows[i], cols[j])])
+    if len(fits) != 1:
+        return None
+    slot = fits[0]
+    via = f"reference: the blank in a matrix typed out, row {i + 1}, column {j + 1} ({table.slots[slot].summary()})"
+    if slot in lexicon.candidates:
+        name = Name(HINT, lexicon.candidates[slot].slot, via, candidate=slot)
+    else:
+        name = Name(lexicon.slot_kinds.get(slot, OTHER), slot, via)
+    return Mention(0, 0, f"the blank at row {i + 1}, column {j + 1}", name)
