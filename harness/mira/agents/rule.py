@@ -247,6 +247,17 @@ MULTIPLIES = re.compile(r"\b(?:the\s+)?(?:(?:coefficient|number|weight|factor|mu
 # "line number two", "row three", "equation one": the number, as normalising writes it ("line2")
 NUMBER_WORD = re.compile(r"\b((?:row|column|col|equation|eq|line|state|resistor|number|index|symbol|asset|vertex|node|"
                          r"sample|step|term|congruence|cell|entry)\s?)(" + "|".join(NUMBER_WORDS) + r")\b")
+# a number spelt out where a value or an argument goes ("when its input is three", "plug negative three into p",
+# "at x equals two"): written in digits, as the slots' names and meanings have it
+VALUE_WORD = re.compile(r"\b(is|at|into|in|plug|plugging|input|equals|=)\s?(negative\s|minus\s)?(" +
+                        "|".join(w for w in NUMBER_WORDS if w != "one") + r")\b(?!\s(?:of|more|other|entries|values|"
+                        r"numbers|points|samples|states|lines|equations|terms|pieces|branches|unknowns|resistors)\b)")
+
+
+def _value_word(m: re.Match[str]) -> str:
+    return f"{m.group(1)} {'-' if m.group(2) else ''}{NUMBER_WORDS[m.group(3)]}"
+
+
 # a quantity that is the subject of what the request asks about ("does x leave", "the point P satisfies"); the
 # variables an equation is in ("a linear equation in x and y", "the relation among x, y and z")
 SUBJECT_OF = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:leave|leaves|fall|falls|satisfy|satisfies|lie|lies|take|takes|"
@@ -359,6 +370,8 @@ def _prepared(request: str) -> str:
         text = POWER_SUM.sub(r"sum of k^\1*qk", text)
     if "coefficient" in text:
         text = EQUATION_FIRST.sub(r"\2 in \1", COEFFICIENT_OF.sub("coefficient of ", text))
+    if VALUE_WORD.search(text):
+        text = VALUE_WORD.sub(_value_word, text)
     if NUMBER_WORD.search(text):
         text = NUMBER_WORD.sub(lambda m: m.group(1).rstrip() + str(NUMBER_WORDS[m.group(2)]), text)
     if "there" in text:
