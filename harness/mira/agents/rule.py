@@ -227,8 +227,8 @@ SIGN_CHOICE = re.compile(r"\s?(?:\b(?:pos|positive)\b|\+|>\s?0)\s?(?:or|/)\s?(?:
 SIGN_OF = re.compile(r"\b(?:which|what)\s+sign\s+(?:does|do|is|has)\s+([a-z][a-z0-9_]*(?:\([^()]*\))?)"
                      r"(?:\s+(?:have|carry|take|got))?\b")
 CHAT_WORDS = {"wat": "what", "wats": "whats", "wut": "what", "whta": "what", "waht": "what", "plz": "please",
-              "thru": "through", "eq": "equation", "eqn": "equation", "eqns": "equations", "eqtn": "equation", "coeff": "coefficient",
-              "coeffs": "coefficients", "coef": "coefficient", "prob": "probability", "probs": "probabilities",
+              "thru": "through", "eq": "equation", "eqn": "equation", "eqns": "equations", "eqtn": "equation",
+              "coeff": "coefficient", "coeffs": "coefficients", "coef": "coefficient", "prob": "probability", "probs": "probabilities",
               "val": "value", "vals": "values", "res": "resistor", "corr": "correlation"}
 CHAT_ABBREVIATION = re.compile(r"(?<![a-z0-9_])(" + "|".join(CHAT_WORDS) + r")(?![a-z_(\[])")
 # "the prob of going 0 -> 2", "rate moving 1 -> 0": a move between two states, as the states' names say it
