@@ -228,8 +228,8 @@ SIGN_OF = re.compile(r"\b(?:which|what)\s+sign\s+(?:does|do|is|has)\s+([a-z][a-z
                      r"(?:\s+(?:have|carry|take|got))?\b")
 CHAT_WORDS = {"wat": "what", "wats": "whats", "wut": "what", "whta": "what", "waht": "what", "plz": "please",
               "thru": "through", "eq": "equation", "eqn": "equation", "eqns": "equations", "eqtn": "equation",
-              "coeff": "coefficient", "coeffs": "coefficients", "coef": "coefficient", "prob": "probability", "probs": "probabilities",
-              "val": "value", "vals": "values", "res": "resistor", "corr": "correlation"}
+              "coeff": "coefficient", "coeffs": "coefficients", "coef": "coefficient", "prob": "probability",
+              "probs": "probabilities", "val": "value", "vals": "values", "res": "resistor", "corr": "correlation"}
 CHAT_ABBREVIATION = re.compile(r"(?<![a-z0-9_])(" + "|".join(CHAT_WORDS) + r")(?![a-z_(\[])")
 # "the prob of going 0 -> 2", "rate moving 1 -> 0": a move between two states, as the states' names say it
 TRANSITION_ARROW = re.compile(r"\b(going|moving|jumping|stepping|passing|rate|probability|chance)\s?(\d+)\s?->\s?"
