@@ -14,8 +14,8 @@ IDS = ("pha-000474", "cir-000828", "bir-000674", "pol-001957", "cir-000822", "de
        "ran-000562", "geo-000156", "mar-001781", "mom-000382", "lin-001593", "lap-001473", "pie-000506",
        "cir-000855", "mat-000339", "dis-001177", "eig-001407", "mom-000362", "lin-001575")
 
-MATRIX = ("I have every entry except one:\n$$M = \\begin{pmatrix} -3 & 3 & 0 & 5 \\\\ -3 & ? & -3 & 6 \\\\ 6 & 2 & 5 & 0 "
-          "\\\\ -7 & -5 & 5 & 3 \\end{pmatrix}$$\nWhat goes in place of the `?`")
+MATRIX = ("I have every entry except one:\n$$M = \\begin{pmatrix} -3 & 3 & 0 & 5 \\\\ -3 & ? & -3 & 6 \\\\ "
+          "6 & 2 & 5 & 0 \\\\ -7 & -5 & 5 & 3 \\end{pmatrix}$$\nWhat goes in place of the `?`")
 
 
 @pytest.fixture(scope="module")
