@@ -294,7 +294,31 @@ class BirthDeathMissingRate(Family):
             f"the {'birth' if up else 'death'} rate at state {i}", f"the {move}ward rate out of state {i}",
             f"the {move}ward rate from state {i}", f"the {move}ward rate of state {i}",
             *(f"{verb} {move} from state {i}" for verb in ("move", "moves", "moving", "go", "goes", "going", "jump",
-                                                           "jumps", "jumping", "step", "steps", "transition"))))
+                                                           "jumps", "jumping", "step", "steps", "transition")),
+            *_rate_meanings(i, j, up)))
+
+
+def _rate_meanings(i: int, j: int, up: bool) -> tuple[str, ...]:
+    """More ways to name the rate from state ``i`` to its neighbour ``j``, one step up (birth) or down (death)."""
+    move, word = ("up", "birth") if up else ("down", "death")
+    side, grow = ("below", "grows") if up else ("above", "shrinks")
+    flow = ("arrival", "growth", "increase") if up else ("departure", "service", "decrease")
+    return (
+        f"the rate of {word}s in state {i}", f"the {word} intensity in state {i}", f"the {word} parameter of state {i}",
+        *(f"the {f} rate in state {i}" for f in flow), *(f"the {f} rate from state {i}" for f in flow),
+        f"the {move} rate from state {i}", f"the {move} rate in state {i}", f"the {move}ward jump rate at state {i}",
+        f"the {move}ward transition rate from state {i}", f"the rate of going {move} from state {i}",
+        f"the rate of a step {move} from state {i}", f"the rate of stepping {move} to state {j}",
+        f"the rate of leaving state {i} for state {j}", f"the rate of leaving state {i} {move}ward",
+        f"how quickly the chain leaves state {i} {move}ward", f"how often the chain jumps from {i} to {j}",
+        f"the rate of transitions from {i} to {j}", f"the rate of the {i} to {j} transition",
+        f"the {i} to {j} rate", f"the transition intensity from state {i} to state {j}",
+        f"the intensity of the jump from {i} to {j}",
+        f"the rate of entering state {j} from {side}",
+        f"the generator entry from state {i} to state {j}", f"the off-diagonal generator entry from {i} to {j}",
+        f"the rate the population {grow} from {i} to {j}", f"the rate the population goes from {i} to {j}",
+        f"the speed of the {i} to {j} jump", f"the exponential clock rate from state {i} to state {j}",
+    )
 
 
 FAMILY = BirthDeathMissingRate()

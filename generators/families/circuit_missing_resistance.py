@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, HintSlot, Reject, Views, absent_slots, missing_slot_note
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 
 MAX_DENOMINATOR = 500
@@ -289,7 +289,28 @@ class CircuitMissingResistance(Family):
         if c["type"] != "resistance":
             return None
         return SlotDescription("resistor", (c["resistor"],), attribute="resistance", unit="ohms",
-                               synonyms=("resistance",))
+                               synonyms=("resistance",), meanings=_resistor_meanings(c["resistor"]))
+
+
+def _resistor_meanings(k: int) -> tuple[str, ...]:
+    """Ways to ask for the resistance of resistor ``k`` alone (the number is never last: r1 is not r11)."""
+    nth = ordinal_words(k)[0]
+    names = (f"r{k}", f"resistor {k}")
+    return (
+        *(f"how many ohms {r} has" for r in names), *(f"how many ohms {r} is" for r in names),
+        *(f"how much resistance {r} has" for r in names), *(f"how much {r} resists" for r in names),
+        *(f"how strongly {r} opposes current" for r in names), *(f"how big {r} is" for r in names),
+        *(f"{r} in ohms" for r in names), *(f"{r} is worth in ohms" for r in names),
+        *(f"{r} measures in ohms" for r in names), *(f"{r} rated at" for r in names),
+        f"r{k} alone in ohms", f"resistor {k} by itself", f"resistor {k} on its own", f"resistor {k}s value",
+        f"resistor {k}s resistance", f"resistor {k}s ohm value", f"r{k}s value", f"r{k}s resistance",
+        f"resistance of {nth} resistor", f"the value of the {nth} resistor", f"the ohm value of the {nth} resistor",
+        f"how many ohms the {nth} resistor has", f"how much resistance the {nth} resistor has",
+        f"the ohm rating of the {nth} resistor", f"the size of the {nth} resistor", f"the {nth} resistor in ohms",
+        f"ohms does r{k} have", f"ohms does resistor {k} have", f"resistance does r{k} have",
+        f"resistance does resistor {k} have", f"r{k} opposes current", f"voltage per amp across r{k} alone",
+        f"the ratio of voltage to current for r{k} alone", f"r{k} contributes on its own",
+    )
 
 
 FAMILY = CircuitMissingResistance()

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from generators.base import Constraint, Family, HintSlot, Views, by_type, is_slot_notice, missing_slot_note
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 
 PRIMES = (3, 5, 7, 11, 13, 17, 19)
@@ -212,7 +212,8 @@ class CrtReconstruction(Family):
             return None
         k = c["index"]
         return SlotDescription("congruence", (k,), synonyms=("congruence relation", "modular condition"),
-                               meanings=(f"the modulus and residue of congruence {k}", *_by_modulus(c["mod"])))
+                               meanings=(f"the modulus and residue of congruence {k}", *_by_index(k),
+                                         *_by_modulus(c["mod"])))
 
     def slot_name(self, c: Constraint) -> str | None:
         return ORDINAL[c["index"]] if c["type"] == "congruence" else None
@@ -230,3 +231,26 @@ def _by_modulus(m: int) -> tuple[str, ...]:
             f"the remainder of x modulo {m}", f"the residue of x mod {m}", f"the residue of x modulo {m}",
             f"the remainder when x is divided by {m}", f"the remainder of x divided by {m}",
             f"the congruence mod {m}", f"the congruence modulo {m}", f"the residue mod {m}", f"the residue modulo {m}")
+
+
+def _by_index(k: int) -> tuple[str, ...]:
+    """A congruence named by its place among the congruences ("the third modulus and its remainder")."""
+    nth = ordinal_words(k)[0]
+    return (
+        f"the {nth} modulus and its residue", f"the {nth} modulus and its remainder",
+        f"the {nth} remainder and modulus", f"the {nth} modulus and remainder", f"the {nth} residue and modulus",
+        f"the {nth} prime modulus and residue",
+        f"the {nth} prime and its remainder", f"the {nth} divisor and remainder", f"the {nth} modulus",
+        f"the {nth} prime modulus", f"the {nth} remainder", f"the {nth} residue", f"the {nth} modular equation",
+        f"the {nth} modular constraint", f"the {nth} remainder condition", f"the {nth} residue condition",
+        f"the {nth} divisibility condition", f"the {nth} congruence equation", f"the {nth} linear congruence",
+        f"the {nth} constraint on x", f"the {nth} condition on x", f"the {nth} equation of the system",
+        f"the {nth} line of the system", f"the {nth} clue about x", f"the {nth} remainder clue",
+        f"the {nth} pair of modulus and residue", f"the {nth} modulus residue pair", f"the {nth} mod equation",
+        f"the modulus and remainder of congruence {k}", f"the residue and modulus of congruence {k}",
+        f"the remainder of x modulo the {nth} modulus", f"the remainder of x mod the {nth} prime",
+        f"what x leaves when divided by the {nth} modulus", f"what x is congruent to modulo the {nth} prime",
+        f"the residue class of x modulo the {nth} modulus", f"x modulo the {nth} modulus",
+        f"m{k} and the residue r{k}", f"the values of m{k} and r{k}", f"the modulus m{k} and residue r{k}",
+        f"the prime m{k} and remainder r{k}",
+    )

@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, HintSlot, Reject, Views, absent_slots, missing_slot_note, one
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 
 _SLOT = re.compile(r"^y_(\d+)$")
@@ -238,7 +238,32 @@ class Deconvolution(Family):
             return None
         return SlotDescription("output sample", (c["index"],), base=0, kind="measurement",
                                synonyms=("measured output sample", "output", "sample", "measurement", "observation",
-                                         "output value", "measured value", "measured sample", "observed sample"))
+                                         "output value", "measured value", "measured sample", "observed sample"),
+                               meanings=_sample_meanings(c["index"]))
+
+
+def _sample_meanings(k: int) -> tuple[str, ...]:
+    """Ways to ask for the measured sample y_k alone, by its index ``k`` (from 0) or its place (from one)."""
+    nth = ordinal_words(k + 1)[0]
+    lead = ("the leading sample", "the leading output sample", "the leading measurement", "the initial sample",
+            "the initial output value", "the starting sample of y", "the sample at time zero") if k == 0 else ()
+    return (
+        *(f"the output at {w} {k}" for w in ("time", "position", "step", "lag", "sample")),
+        *(f"y at {w} {k}" for w in ("index", "time", "position", "step")),
+        *(f"{w} {k} of y" for w in ("entry", "component", "element", "term", "sample")),
+        f"the measured output at time {k}", f"the measurement at time step {k}", f"the convolved value at index {k}",
+        f"the convolution of x and h at index {k}", f"the convolution of x with h at position {k}",
+        f"the filter output at time {k}", f"the filtered signal at index {k}", f"the system response at time {k}",
+        f"the coefficient of z^{k} in y", f"the z^{k} coefficient of the output",
+        f"the coefficient of t^{k} in the product", f"the right-hand side of equation {k}",
+        f"the right-hand side of the {nth} equation",
+        f"the {nth} entry of y", f"the {nth} component of y", f"the {nth} value of y", f"the {nth} term of y",
+        f"the {nth} number in y", f"the {nth} element of the output sequence", f"the {nth} sample of the output",
+        f"the {nth} sample of the convolution", f"the {nth} observed output", f"the {nth} recorded output",
+        f"the {nth} reading", f"the {nth} data point", f"the {nth} measured value of y", f"the {nth} output value",
+        f"the {nth} coefficient of the convolution", f"the {nth} convolution sample", f"the {nth} y value",
+        *lead,
+    )
 
 
 FAMILY = Deconvolution()

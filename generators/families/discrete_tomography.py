@@ -605,12 +605,42 @@ class DiscreteTomography(Family):
         if c["type"] == "cell":
             n = c.get("size", SIZE)
             return SlotDescription("cell", (c["row"], c["col"]), axes=("row", "column"), base=0, owner="the grid",
-                                   synonyms=("entry", "grid cell", "square"), extent=(n, n))
+                                   synonyms=("entry", "grid cell", "square"), extent=(n, n),
+                                   meanings=_cell_meanings(c["row"], c["col"]))
         if c["type"] in ("row_sum", "col_sum"):
             axis = "row" if c["type"] == "row_sum" else "column"
-            return SlotDescription(f"{axis} sum", (c["row" if axis == "row" else "col"],), base=0, owner="the grid",
-                                   kind="line sum")
+            k = c["row" if axis == "row" else "col"]
+            return SlotDescription(f"{axis} sum", (k,), base=0, owner="the grid",
+                                   kind="line sum", meanings=_sum_meanings(axis, k))
         return None
+
+
+def _cell_meanings(i: int, j: int) -> tuple[str, ...]:
+    """Ways to ask for the bit in row ``i``, column ``j`` (both from 0): every phrase names both numbers."""
+    at = (f"row {i}, column {j}", f"row {i} and column {j}", f"({i},{j})")
+    return (
+        *(f"the bit at {w}" for w in at), *(f"the pixel at {w}" for w in at), *(f"the 0 or 1 at {w}" for w in at),
+        *(f"the binary value at {w}" for w in at), *(f"whether {w} is filled" for w in at),
+        *(f"whether {w} is shaded" for w in at), *(f"whether there is a 1 at {w}" for w in at),
+        f"the bit in row {i}, column {j}", f"the pixel in row {i}, column {j}", f"the square at row {i}, column {j}",
+        f"whether the cell at row {i}, column {j} is on", f"whether the square in row {i}, column {j} is black",
+        f"whether row {i}, column {j} holds a 1", f"whether row {i}, column {j} is occupied",
+        f"is row {i}, column {j} a 1 or a 0", f"the entry at position ({i},{j})", f"the grid value at ({i},{j})",
+        f"the cell where row {i} meets column {j}", f"where row {i} crosses column {j}",
+        f"the intersection of row {i} and column {j}", f"the crossing of row {i} and column {j}",
+        f"row {i}s entry in column {j}", f"column {j}s entry in row {i}", f"the entry of column {j} in row {i}",
+        f"column {j}, row {i}", f"g at row {i}, column {j}", f"the state of the cell at row {i}, column {j}",
+    )
+
+
+def _sum_meanings(axis: str, k: int) -> tuple[str, ...]:
+    """Ways to name the sum of one row or column ``k`` (from 0), a fact A holds."""
+    return (
+        f"the total of {axis} {k}", f"the {axis} {k} total", f"how many 1s are in {axis} {k}",
+        f"how many ones are in {axis} {k}", f"the number of ones in {axis} {k}", f"the number of 1s in {axis} {k}",
+        f"the count of filled cells in {axis} {k}", f"the projection of {axis} {k}", f"what {axis} {k} adds up to",
+        f"what {axis} {k} sums to", f"the sum along {axis} {k}",
+    )
 
 
 @dataclass(frozen=True)

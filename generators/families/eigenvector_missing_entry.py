@@ -37,7 +37,7 @@ from generators.base import (
     missing_slot_note,
     stated_size,
 )
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 from generators.slots import (
     EntryFacts,
@@ -305,7 +305,56 @@ class EigenvectorMissingEntry(Family):
         if c["type"] != "matrix_entry":
             return None
         return SlotDescription("entry", (c["row"], c["col"]), axes=("row", "column"), base=0, owner="M",
-                               synonyms=("element", "cell", "matrix entry"))
+                               synonyms=("element", "cell", "matrix entry"),
+                               meanings=entry_meanings(c["row"], c["col"]))
+
+
+def entry_meanings(r: int, c: int) -> tuple[str, ...]:
+    """Domain phrases for M[r][c]: its place in M itself (never ending in "of M", which would also name M^2's
+    entry), its role in M·v and as the map's weight from input coordinate c to output coordinate r."""
+    ro, co = ordinal_words(r + 1)[0], ordinal_words(c + 1)[0]
+    return (
+        f"how much of input coordinate {c} shows up in output coordinate {r}",
+        f"how much input coordinate {c} contributes to output coordinate {r}",
+        f"the weight of input coordinate {c} in output coordinate {r}",
+        f"how much output {r} depends on input {c}",
+        f"the gain from input {c} to output {r}",
+        f"how strongly coordinate {c} feeds into coordinate {r} under M",
+        f"coordinate {r} of the image of basis vector {c}",
+        f"component {r} of M applied to basis vector {c}",
+        f"the coefficient of x{c} in component {r} of Mx",
+        f"the coefficient of v[{c}] in component {r} of Mv",
+        f"the coefficient of v[{c}] in the eigen-equation for row {r}",
+        f"the coefficient of v{c} in the row {r} eigen-equation",
+        f"the multiplier of v[{c}] in row {r} of the eigen-equation",
+        f"the number multiplying v[{c}] in row {r} of M times v",
+        f"the weight row {r} of M puts on v[{c}]",
+        f"row {r}'s coefficient on v[{c}]",
+        f"the multiplier row {r} of M puts on component {c}",
+        f"M's entry at row {r}, column {c}",
+        f"M's ({r},{c}) entry",
+        f"M's ({r}, {c}) element",
+        f"M's row {r}, column {c} value",
+        f"the entry in M at row {r} and column {c}",
+        f"the number in M at row {r}, column {c}",
+        f"the element of M sitting at row {r}, column {c}",
+        f"the value M holds at ({r}, {c})",
+        f"the value at position ({r},{c}) in M",
+        f"the entry in row {r}, column {c} of M itself",
+        f"the row {r} column {c} entry of M before squaring",
+        f"the entry of M before squaring at row {r}, column {c}",
+        f"the ({r},{c}) entry of the original matrix",
+        f"the original matrix's entry in row {r}, column {c}",
+        f"row {r}, column {c} of the original matrix",
+        f"the entry of the unsquared matrix at ({r},{c})",
+        f"the row {r}, column {c} value of M, not M^2",
+        f"the {co} number in M's {ro} row",
+        f"the {co} entry of M's {ro} row",
+        f"the {ro} entry of M's {co} column",
+        f"M's {ro} row, {co} column",
+        f"in M, the {ro} row's {co} entry",
+        f"the {ro} row {co} column entry of M itself",
+    )
 
 
 FAMILY = EigenvectorMissingEntry()

@@ -25,7 +25,7 @@ from math import gcd, isqrt
 from typing import Any
 
 from generators.base import Constraint, Family, HintSlot, Reject, Views, absent_slots, by_type, lin_text, one
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import with_statement
 
@@ -287,6 +287,9 @@ class GeometryCoordinates(Family):
 
     def describe_slot(self, slot: str, c: Constraint) -> SlotDescription | None:
         """What the slot is, for readers' phrases (``generators.describe``)."""
+        if c["type"] == "point":  # Q, B's second fact at k = 2
+            return SlotDescription("point", (), base=None, synonyms=("reference point",), attribute="coordinates",
+                                   meanings=POINT_MEANINGS)
         if c["type"] != "lin_eq":
             return None
         k = int(c["name"][1:])
@@ -295,12 +298,52 @@ class GeometryCoordinates(Family):
                   "line through p that i dont have", "line through p i am missing", "other line through p",
                   "line through p that i am missing", "line through p that you have") if k == 2 else ()
         return SlotDescription("line", (k,), synonyms=("line equation", "straight line"), attribute="equation",
-                               meanings=(f"the equation of line {k}", f"the coefficients of line {k}", *theirs))
+                               meanings=(f"the equation of line {k}", f"the coefficients of line {k}", *theirs,
+                                         *line_meanings(k)))
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         dist = whole_distance(tuple(z["P"]), tuple(z["Q"]))
         assert dist is not None
         return dist
+
+
+POINT_MEANINGS = ("the coordinates of the reference point", "the reference point's coordinates", "where q is located",
+                  "where point q lies", "the location of point q", "the position of point q", "q's coordinates",
+                  "q's x and y coordinates", "the x and y coordinates of q", "the x-coordinate and y-coordinate of q",
+                  "qx and qy", "the values of qx and qy", "where the reference point sits",
+                  "the location of the reference point", "the position of the reference point",
+                  "the coordinates of point q", "where q sits in the plane", "the location of q in the plane",
+                  "q's position", "q's location", "the position of the reference point q", "the coordinates (qx, qy)",
+                  "the pair (qx, qy)", "q as an ordered pair", "the ordered pair for q",
+                  "the x and y values of point q",
+                  "the coordinate pair of q", "the coordinate pair of the reference point", "where exactly q is")
+
+
+def line_meanings(k: int) -> tuple[str, ...]:
+    """Domain phrases for line Lk (a_k x + b_k y = c_k through P): its coefficients, its slope and intercept, its
+    place as the first / second line through P; L2 is also "the other line" that crosses L1 at P."""
+    word = ordinal_words(k)[0]
+    out = [
+        f"the {word} line through p", f"the {word} line's coefficients", f"the coefficients of the {word} line",
+        f"the {word} line's equation in x and y", f"the {word} linear equation", f"the {word} equation in x and y",
+        f"the formula of the {word} line", f"the formula for line {k}", f"the equation for line {k}",
+        f"a{k}, b{k} and c{k}", f"a{k}, b{k}, c{k}", f"the values of a{k}, b{k} and c{k}",
+        f"the numbers a{k}, b{k}, c{k}",
+        f"the coefficients a{k}, b{k} and c{k}", f"what a{k}, b{k} and c{k} are", f"a{k}*x + b{k}*y = c{k}",
+        f"a{k}x + b{k}y = c{k}", f"the equation a{k} x + b{k} y = c{k}",
+        f"the slope and intercept of line {k}", f"line {k}'s slope and intercept", f"the slope of line {k}",
+        f"the slope of the {word} line", f"the {word} line's slope", f"the intercept of line {k}",
+        f"the direction of line {k}", f"the normal vector of line {k}", f"the coefficients of x and y in line {k}",
+        f"the {word} line p lies on", f"the {word} line that p sits on", f"the {word} line passing through p",
+    ]
+    if k == 2:
+        out += ["the line that crosses l1 at p", "the line intersecting l1 at p", "the other line that meets l1 at p",
+                "the line whose intersection with l1 is p", "the line through p other than l1",
+                "the other line p lies on", "the other line p sits on", "the line l1 crosses at p",
+                "the line that meets l1 at p", "the other equation in x and y", "the other linear equation",
+                "the equation of the other line", "the other line's coefficients", "the other line's slope",
+                "the line that together with l1 pins down p", "the line that fixes p along l1"]
+    return tuple(out)
 
 
 FAMILY = GeometryCoordinates()

@@ -192,7 +192,48 @@ class GraphPathSums(BoxFamily):
         if c["type"] != "lin_eq":
             return None
         k = int(c["name"][1:])
-        return SlotDescription("path sum", (k,), synonyms=("sum", "path weight"), attribute="sum of edge weights")
+        return SlotDescription("path sum", (k,), synonyms=("sum", "path weight"), attribute="sum of edge weights",
+                               meanings=path_sum_meanings(c["name"], len(c.get("coeffs", ())) or 3))
+
+
+def path_sum_meanings(name: str, n: int) -> tuple[str, ...]:
+    """Domain phrases for the path sum ``name`` on the n-cycle: the total weight at its vertex (its weighted
+    degree), the sum of its two edges, the two-edge path x - v - y through its vertex."""
+    (a, b), v = SUMS[name] if n == 3 else cycle_sums(n)[name]
+    x, y = (int(e[1]) if int(e[2]) == v else int(e[2]) for e in (a, b))  # the edges' other ends
+    return (
+        f"the total weight of the two edges at vertex {v}",
+        f"the sum of the edge weights at vertex {v}",
+        f"the total edge weight at vertex {v}",
+        f"the weighted degree of vertex {v}",
+        f"vertex {v}'s weighted degree",
+        f"the strength of vertex {v}",
+        f"the total edge weight incident to vertex {v}",
+        f"the sum of the weights incident on vertex {v}",
+        f"the combined weight of the edges meeting at vertex {v}",
+        f"the weight of the edges touching vertex {v}",
+        f"how much the edges at vertex {v} weigh together",
+        f"the total weight at node {v}",
+        f"node {v}'s path sum",
+        f"the weight of the path through vertex {v}",
+        f"the length of the two-edge path through vertex {v}",
+        f"the weight of the path from vertex {x} to vertex {y} via vertex {v}",
+        f"the path from {x} through {v} to {y}",
+        f"the path {x}-{v}-{y}",
+        f"the weight of path {x}-{v}-{y}",
+        f"the length of the path {x} to {y} through {v}",
+        f"the combined weight of {a} and {b}",
+        f"the combined weight of edges {a} and {b}",
+        f"the total of {a} and {b}",
+        f"{a} plus {b}",
+        f"{b} plus {a}",
+        f"{a} and {b} added together",
+        f"the sum of edges {a} and {b}",
+        f"edge {a} plus edge {b}",
+        f"the weights of {a} and {b} added up",
+        f"the sum of the two edges at vertex {v}",
+        f"the sum of the edges adjacent to vertex {v}",
+    )
 
     def answer_from_latent(self, z: dict[str, Any]) -> tuple[int, ...]:
         return tuple(z["edges"].values())

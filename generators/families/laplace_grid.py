@@ -43,7 +43,7 @@ from generators.base import (
     missing_slot_note,
     stated_size,
 )
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import coordinate, det, rref
 
@@ -432,7 +432,58 @@ class LaplaceGrid(Family):
             return None
         i, j = parse_var(c["var"])
         return SlotDescription("boundary value", (i, j), axes=("row", "column"), base=0, owner="the grid",
-                               synonyms=("grid value", "cell", "node", "grid point", "boundary cell"))
+                               synonyms=("grid value", "cell", "node", "grid point", "boundary cell"),
+                               meanings=boundary_meanings(i, j))
+
+
+def boundary_meanings(i: int, j: int) -> tuple[str, ...]:
+    """Domain phrases for the boundary value u_i_j: a fixed (Dirichlet) value on the grid's edge at (i, j), and,
+    where the indices tell (the grid's size is not in the fact), its edge and the cell it borders."""
+    ro, co = ordinal_words(i + 1)[0], ordinal_words(j + 1)[0]
+    out = [
+        f"the fixed boundary value at ({i},{j})",
+        f"the prescribed value at boundary cell ({i},{j})",
+        f"the boundary condition at ({i},{j})",
+        f"the boundary condition at row {i}, column {j}",
+        f"the dirichlet value at ({i},{j})",
+        f"the dirichlet boundary value in row {i}, column {j}",
+        f"the edge value at row {i}, column {j}",
+        f"the value on the edge at ({i},{j})",
+        f"the border value at row {i}, column {j}",
+        f"the border cell at ({i},{j})",
+        f"the value held fixed at ({i},{j})",
+        f"the value held fixed in row {i}, column {j}",
+        f"the temperature at boundary point ({i},{j})",
+        f"the boundary temperature at row {i}, column {j}",
+        f"the potential on the boundary at ({i},{j})",
+        f"the given edge value in row {i}, column {j}",
+        f"the known boundary number at ({i},{j})",
+        f"the outer cell at row {i}, column {j}",
+        f"the outer ring value at ({i},{j})",
+        f"the perimeter value at row {i}, column {j}",
+        f"the boundary node ({i},{j})",
+        f"the boundary grid point ({i},{j})",
+        f"the value of the boundary cell at position ({i},{j})",
+        f"the boundary entry in row {i}, column {j}",
+        f"the boundary data at ({i},{j})",
+        f"the fixed edge cell in row {i}, column {j}",
+        f"the boundary value in the {ro} row, {co} column",
+        f"the edge cell in the {ro} row and {co} column",
+    ]
+    # the edge: a non-corner boundary cell has exactly one index on the edge (0 or the larger one, n - 1)
+    edge = "top" if i == 0 else "left" if j == 0 else "bottom" if i > j else "right" if i < j else ""
+    if edge:
+        out += [f"the {edge} boundary value at row {i}, column {j}", f"the value on the {edge} edge at ({i},{j})",
+                f"the {edge} edge cell ({i},{j})", f"the {edge} boundary condition at ({i},{j})"]
+    # the cell it borders (for a corner, a boundary cell): above / left of / below / right of
+    near = {"top": ("above", i + 1, j), "left": ("to the left of", i, j + 1), "bottom": ("below", i - 1, j),
+            "right": ("to the right of", i, j - 1)}.get(edge)
+    if near:
+        where, a, b = near
+        out += [f"the boundary value {where} cell ({a},{b})", f"the boundary cell {where} u_{a}_{b}",
+                f"the fixed value just {where} cell ({a},{b})", f"the boundary neighbour {where} ({a},{b})",
+                f"the boundary neighbor {where} ({a},{b})"]
+    return tuple(out)
 
 
 FAMILY = LaplaceGrid()

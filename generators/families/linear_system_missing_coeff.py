@@ -245,6 +245,27 @@ class LinearSystemMissingCoeff(Family):
         for row_word in ordinal_words(r + 1):
             meanings += [f"the coefficient of x{k} in the {row_word} equation"]
             meanings += [f"the {w} coefficient of the {row_word} equation" for w in ordinal_words(k + 1)]
+            meanings += [f"the {row_word} equation's x{k} coefficient",
+                         f"the {row_word} equation's coefficient of x{k}",
+                         f"the factor on x{k} in the {row_word} equation"]
+        ro, co = ordinal_words(r + 1)[0], ordinal_words(k + 1)[0]
+        meanings += [
+            f"the multiplier of x{k} in equation {r}", f"the number in front of x{k} in equation {r}",
+            f"the number multiplying x{k} in equation {r}", f"what x{k} is multiplied by in equation {r}",
+            f"x{k}'s coefficient in equation {r}", f"the weight on x{k} in equation {r}",
+            f"the coefficient on x{k} in row {r}", f"the coefficient of the unknown x{k} in equation {r}",
+            f"the coefficient of unknown {k} in equation {r}", f"the coefficient of variable {k} in equation {r}",
+            f"equation {r}'s coefficient of x{k}", f"equation {r}'s x{k} coefficient",
+            f"the coefficient of the x{k} term in equation {r}", f"the x{k} term's coefficient in equation {r}",
+            f"the coefficient attached to x{k} in equation {r}", f"how many x{k} appear in equation {r}",
+            f"the coefficient of x{k} on the left side of equation {r}",
+            f"the entry of the coefficient matrix at row {r}, column {k}",
+            f"the coefficient matrix entry at ({r},{k})", f"the ({r},{k}) entry of the coefficient matrix",
+            f"row {r}, column {k} of the coefficient matrix", f"the matrix coefficient in row {r} and column {k}",
+            f"the system matrix entry in row {r}, column {k}", f"the {co} coefficient in equation {r}",
+            f"the {co} coefficient in the {ro} equation", f"the {co} number on the left of equation {r}",
+            f"the {co} term's coefficient in the {ro} equation",
+        ]
         return SlotDescription("coefficient", (r, k), axes=("row", "column"), base=0, owner="A",
                                synonyms=("entry", "matrix entry"), meanings=tuple(meanings))
 

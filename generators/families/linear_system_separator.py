@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from generators.base import Constraint, HintSlot, Reject, Views, is_slot_notice, lin_text, missing_slot_note
-from generators.describe import NUMBER_WORDS, ORDINALS, SlotDescription, and_list
+from generators.describe import NUMBER_WORDS, ORDINALS, SlotDescription, and_list, ordinal_words
 from generators.intlinalg import (
     BoxFamily,
     det,
@@ -283,7 +283,7 @@ class LinearSystemSeparator(BoxFamily):
         if c["type"] == "value" and len(c["var"]) == 1 and c["var"].isalpha():
             k = ord(c["var"]) - ord("a") + 1
             return SlotDescription("variable", (k,), synonyms=("unknown",), attribute="value",
-                                   meanings=(f"the value of the variable {c['var']}", f"what {c['var']} equals"))
+                                   meanings=_value_meanings(c["var"], k))
         return None
 
     def answer_from_latent(self, z: dict[str, Any]) -> tuple[int, ...]:
@@ -291,3 +291,26 @@ class LinearSystemSeparator(BoxFamily):
 
 
 FAMILY = LinearSystemSeparator()
+
+
+def _value_meanings(v: str, k: int) -> tuple[str, ...]:
+    """How a reader asks for the value of the unknown ``v`` (the ``k``-th, counted from one) in words."""
+    nth = ordinal_words(k)[0]
+    words = [f"the value of the variable {v}", f"what {v} equals", f"what {v} is equal to", f"the value {v} takes",
+             f"the value that {v} takes", f"the value {v} has", f"what value {v} has", f"the value assigned to {v}",
+             f"what {v} is set to", f"{v}'s value", f"the numerical value of {v}", f"the numeric value of {v}",
+             f"the integer value of {v}", f"which integer {v} is", f"what number {v} is", f"the number {v} stands for",
+             f"the actual value of {v}", f"the true value of {v}", f"the correct value of {v}",
+             f"the right value for {v}",
+             f"what {v} has to be", f"what {v} must be", f"what {v} comes out to", f"the solution value for {v}",
+             f"the value of unknown {v}", f"the value of the unknown {v}", f"the number to plug in for {v}",
+             f"what to substitute for {v}", f"the value to use for {v}", f"how big {v} is", f"{v}'s exact value",
+             f"the value of the {nth} unknown", f"the value of the {nth} variable", f"the {nth} unknown's value",
+             f"the {nth} variable's value", f"what the {nth} unknown equals", f"what the {nth} variable equals"]
+    if v == "c":  # the family's separator: the unknown whose value picks one solution out of the candidates
+        words += ["the value of the separating variable", "the separator's value",
+                  "what the separator variable equals", "the variable that separates the solutions",
+                  "the variable that tells the solutions apart", "the variable that picks out the solution",
+                  "the unknown that separates the candidate solutions",
+                  "the value that breaks the tie between the solutions"]
+    return tuple(words)

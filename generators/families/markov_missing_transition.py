@@ -419,8 +419,45 @@ class MarkovMissingTransition(Family):
                          f"the probability the chain stays in state {i}", f"the probability that it stays in state {i}",
                          f"the probability of remaining in state {i}", f"the self-transition probability of state {i}",
                          f"the self-loop probability of state {i}"]
+        meanings += _transition_meanings(i, j)
         return SlotDescription("transition probability", (i, j), axes=("row", "column"), base=0, owner="P",
                                synonyms=("entry",), meanings=tuple(meanings))
 
 
 FAMILY = MarkovMissingTransition()
+
+
+def _transition_meanings(i: int, j: int) -> list[str]:
+    """More ways to ask for P(i->j) in words: the one-step move from state ``i`` to state ``j``, its entry of
+    the transition matrix, the next state given the current one; for ``i == j`` staying put. State ``i`` comes
+    before state ``j`` in each (a reader's numbers in that order; "j given i" would also read as P(j->i))."""
+    frm, to = f"state {i}", f"state {j}"
+    out = [f"the transition probability from {frm} to {to}", f"the probability to go from {frm} to {to}",
+           f"the probability to jump from {frm} to {to}", f"the odds of going from {frm} to {to}",
+           f"the likelihood of going from {frm} to {to}", f"the likelihood of moving from {frm} to {to}",
+           f"how likely the chain moves from {frm} to {to}", f"how likely it is to go from {frm} to {to}",
+           f"the one-step probability from {frm} to {to}", f"the one step probability from {frm} to {to}",
+           f"the probability of stepping from {frm} to {to}", f"the probability of hopping from {frm} to {to}",
+           f"the chance of moving from {frm} to {to}", f"the chance of going from {frm} to {to}",
+           f"the chance to go from {frm} to {to}", f"the probability of passing from {frm} to {to}",
+           f"the probability of switching from {frm} to {to}", f"the chance of switching from {frm} to {to}",
+           f"the probability that {frm} goes to {to}", f"the chance that {frm} goes to {to}",
+           f"the probability {frm} leads to {to}", f"the probability that {frm} transitions to {to}",
+           f"the probability of {frm} going to {to}", f"{frm} to {to} probability", f"{frm} to {to} transition",
+           f"{frm} -> {to} probability", f"the transition from {frm} to {to}", f"the transition {frm} -> {to}",
+           f"the jump from {frm} to {to}", f"the move from {frm} to {to}", f"the step from {frm} to {to}",
+           f"from {frm}, the probability of going next to {to}", f"given {frm}, the probability of {to} next",
+           f"given {frm}, the chance of {to} next", f"the entry for {frm} to {to} in the transition matrix",
+           f"how often the chain goes from {frm} to {to}", f"the fraction of steps from {frm} that go to {to}"]
+    if i == j:
+        out += [f"the probability of staying put in {frm}", f"the chance of staying put in {frm}",
+                f"the chance the chain remains in {frm}", f"the probability the chain remains in {frm}",
+                f"the probability of remaining at {frm}", f"the chance of remaining in {frm}",
+                f"the holding probability of {frm}", f"the stay probability of {frm}",
+                f"the probability of not leaving {frm}", f"the chance of not leaving {frm}",
+                f"the probability that the chain does not leave {frm}", f"the chance {frm} stays put",
+                f"the probability of returning to {frm} in one step", f"the probability of looping back to {frm}",
+                f"the self transition probability of {frm}", f"the self-transition of {frm}",
+                f"the self-loop of {frm}", f"{frm} self-transition", f"{frm} self-loop",
+                f"the probability of a self-transition at {frm}", f"the chance of staying at {frm}"]
+    return out

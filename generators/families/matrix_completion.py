@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from generators.base import Constraint, Family, HintSlot, Views, absent_slots, by_type
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import with_statement
 
@@ -264,10 +264,35 @@ class MatrixCompletion(Family):
         if c["type"] != "entry":
             return None
         return SlotDescription("entry", (c["row"], c["col"]), axes=("row", "column"), base=0, owner="M",
-                               synonyms=("cell", "element", "matrix entry"))
+                               synonyms=("cell", "element", "matrix entry"),
+                               meanings=_entry_meanings(c["row"], c["col"]))
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         return z["u"][-1] * z["v"][-1]
 
 
 FAMILY = MatrixCompletion()
+
+
+def _entry_meanings(i: int, j: int) -> tuple[str, ...]:
+    """How a reader asks for the entry of M in row ``i``, column ``j`` (from 0) in words: the number sitting at
+    that position, with the row always before the column (as the family numbers them), and counted from one."""
+    at, pair = f"row {i}, column {j}", f"({i}, {j})"
+    row1, col1 = ordinal_words(i + 1)[0], ordinal_words(j + 1)[0]
+    return (f"the number in {at}", f"the value in {at}", f"the integer in {at}", f"the number at {at}",
+            f"the value at {at}", f"the value in row {i} and column {j}", f"the number in row {i} and column {j}",
+            f"what sits in {at}", f"what is in {at}", f"what goes in {at}", f"what M has in {at}",
+            f"the number M holds at {at}", f"M's entry at {at}", f"M's value at {at}", f"the matrix value at {at}",
+            f"the cell at {at}", f"the entry in row {i} col {j}", f"row {i} col {j}", f"row {i}, col {j}",
+            f"the entry at position {pair}", f"the element at position {pair}", f"the value at position {pair}",
+            f"the number at position {pair}", f"the {pair} element", f"the {pair} cell", f"the {pair} value",
+            f"the value of M at {pair}", f"the entry of M at {pair}", f"the value in cell {pair}", f"M{pair}",
+            f"M[{i}, {j}]", f"m[{i}, {j}]", f"m_{{{i}, {j}}}", f"m_({i}, {j})", f"the {i},{j} entry",
+            f"the {i},{j} element", f"the entry with row index {i} and column index {j}",
+            f"the element with row index {i} and column index {j}",
+            f"the entry whose row is {i} and column is {j}", f"row index {i}, column index {j}",
+            f"the number in the {row1} row and {col1} column", f"the value in the {row1} row and {col1} column",
+            f"the {row1} row's {col1} entry", f"the {row1} row, {col1} entry", f"the {col1} number in the {row1} row",
+            f"the {col1} value in the {row1} row", f"the {row1} row, {col1} position",
+            f"the entry ({i + 1}, {j + 1}) counting from 1", f"entry ({i + 1}, {j + 1}) in 1-based indexing",
+            f"the ({i + 1}, {j + 1}) entry in 1-based indexing")

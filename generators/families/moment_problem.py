@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from generators.base import Constraint, HintSlot, Reject, Views, absent_slots, lin_text
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, ordinal_words
 from generators.intlinalg import BoxFamily, integer_points, with_statement
 
 VARS = ("q0", "q1", "q2")
@@ -142,8 +142,11 @@ class MomentProblem(BoxFamily):
         if c["type"] != "lin_eq":
             return None
         k = int(c["name"][1:])
-        return SlotDescription("moment", (k,), base=1, synonyms=("moment equation", "moment sum"),
-                               meanings=(f"the sum of k^{k} q_k", f"the moment of order {k}", *_expectation(k)))
+        meanings = (f"the sum of k^{k} q_k", f"the moment of order {k}", *_expectation(k), *_moment_meanings(k, c))
+        # the orders are labels (base None), counted among all three from 0 (extent): the lowest, m0, would
+        # otherwise read as "the first moment", m1's name; m0 takes no place and names itself (_moment_meanings)
+        return SlotDescription("moment", (k,) if k else (), base=None, synonyms=("moment equation", "moment sum"),
+                               meanings=meanings, extent=(len(MOMENTS),))
 
     def answer_from_latent(self, z: dict[str, Any]) -> tuple[int, ...]:
         return tuple(z["weights"][v] for v in VARS)
@@ -158,3 +161,46 @@ def _expectation(k: int) -> tuple[str, ...]:
     if not power:
         return ()
     return tuple(f"{e}{o}{power}{c}" for e in ("E", "\\mathbb{E}") for o, c in ("[]", "()"))
+
+
+def _moment_meanings(k: int, c: Constraint) -> tuple[str, ...]:
+    """The moment of order ``k`` in words: raw / about the origin / unnormalised, its weighted sum over the
+    support, its equation and right-hand side; m0 is the total weight, m1 the (unnormalised) mean."""
+    nth = ("zeroth", "first", "second")[k] if k < 3 else f"order-{k}"
+    terms = " + ".join(f"{a}{v}" if a > 1 else v for v, a in c["coeffs"].items() if a)
+    nouns = ("moment", "moment equation", "moment sum")
+    out = [*(f"{noun} {k}" for noun in nouns), *(f"{noun} number {k}" for noun in nouns), f"moment #{k}",
+           *(f"the {w} {noun}" for w in (nth, ordinal_words(k)[1]) for noun in nouns),
+           *(f"the {ordinal_words(k + 1)[0]} of the {c}{noun}s" for c in ("three ", "3 ", "") for noun in nouns),
+           f"the {nth} raw moment", f"the raw {nth} moment", f"the {nth} moment about the origin",
+           f"the {nth} moment about zero", f"the unnormalised {nth} moment", f"the unnormalized {nth} moment",
+           f"the order {k} moment", f"the order-{k} moment", f"the moment of degree {k}", f"the degree {k} moment",
+           f"the {nth} moment value", f"the value of the {nth} moment", f"what the {nth} moment equals",
+           f"the {nth} moment constraint", f"the {nth} moment condition", f"the {nth} moment total",
+           f"the equation for the {nth} moment", f"the right-hand side of the {nth} moment equation",
+           f"the rhs of the {nth} moment equation", f"the {nth} moment's right-hand side",
+           f"the {nth} moment of the distribution", f"the {nth} moment of the weights",
+           f"the {nth} moment of q", f"the value of {terms}", f"what {terms} equals", f"what {terms} adds up to",
+           f"the total {terms}", f"the weighted sum {terms}"]
+    if k == 0:
+        out += ["the total weight", "the sum of the weights", "the sum of all the weights", "the total of the weights",
+                "the total of q0, q1 and q2", "what the weights add up to", "what q0, q1 and q2 add up to",
+                "the total mass", "the normalising constant", "the normalizing constant", "the normalisation total",
+                "moment 0", "the 0th moment", "the zeroth moment", "the zeroth moment equation",
+                "the zeroth moment sum", "the moment equation of order 0", "the mass equation"]
+    elif k == 1:
+        out += ["the sum of k times q_k", "the sum of k*q_k", "the weighted sum of k",
+                "the sum of k weighted by q_k", "the sum of each k times its weight", "the unnormalised mean",
+                "the unnormalized mean", "the mean times the total weight", "the total of k times q_k",
+                "the linear moment", "the expected value of K", "the expectation of K", "the mean of K",
+                "the first moment equation", "the first moment sum"]
+    elif k == 2:
+        out += ["the sum of k squared times q_k", "the sum of k^2 times q_k", "the sum of k^2*q_k",
+                "the sum of squares weighted by q_k", "the weighted sum of squares", "the weighted sum of k^2",
+                "the weighted sum of k squared", "the sum of each k squared times its weight",
+                "the total of k^2 times q_k", "the unnormalised mean square", "the unnormalized mean square",
+                "the mean square", "the mean of K^2", "the expected square", "the expected value of K^2",
+                "the expectation of K^2", "the expected value of K squared", "the quadratic moment",
+                "the moment with k squared", "the k^2 moment", "the k squared moment", "the second moment equation",
+                "the second moment sum", "the equation involving k^2"]
+    return tuple(dict.fromkeys(out))

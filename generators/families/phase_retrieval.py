@@ -44,7 +44,7 @@ from generators.base import (
     one,
     without_notices,
 )
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 
 KEYS = ("x0", "x1", "x2", "x3")
@@ -363,7 +363,7 @@ class PhaseRetrieval(Family):
             k = c["k"]
             return SlotDescription("squared DFT magnitude", (k,), base=0, kind="magnitude",
                                    synonyms=("DFT magnitude", "Fourier magnitude", "magnitude"),
-                                   meanings=(f"|X_{k}|^2", f"the squared magnitude of X_{k}"))
+                                   meanings=(f"|X_{k}|^2", f"the squared magnitude of X_{k}", *_magnitude_meanings(k)))
         if c["type"] != "sign":
             return None
         i = c["index"]
@@ -373,7 +373,8 @@ class PhaseRetrieval(Family):
                                          f"whether x{i} is positive", f"the sign of x{i}", f"the sign of entry {i}",
                                          f"the sign of sample {i}", f"is x{i} positive or negative",
                                          f"x{i} above or below zero", f"is x{i} above or below zero",
-                                         f"whether x{i} is above or below zero", f"is x{i} negative or positive"))
+                                         f"whether x{i} is above or below zero", f"is x{i} negative or positive",
+                                         *_sign_meanings(i)))
 
     def slot_name(self, c: Constraint) -> str | None:
         if c["type"] == "sign":
@@ -389,3 +390,53 @@ class PhaseRetrieval(Family):
 
 
 FAMILY = PhaseRetrieval()
+
+
+
+def _sign_meanings(i: int) -> tuple[str, ...]:
+    """More ways to ask for the sign of x_i (counted from 0) in words; each says sign, positive or negative, so
+    none asks for the entry's value (that is part of the answer)."""
+    nth = ordinal_words(i + 1)[0]
+    words = [f"the sign of the {nth} {noun}" for noun in ("sample", "entry", "component", "element",
+                                                          "coordinate", "signal value", "value of x")]
+    words += [f"whether the {nth} {noun} is {w}" for noun in ("sample", "entry", "value") for w in
+              ("positive or negative", "positive", "negative", "above or below zero")]
+    words += [f"the sign the {nth} sample carries", f"the polarity of the {nth} sample", f"the polarity of x{i}",
+              f"the sign of x_{i}", f"the sign of x[{i}]", f"the sign of x({i})", f"sgn(x{i})", f"sgn x{i}",
+              f"x{i}'s sign", f"the sign on x{i}", f"the sign in front of x{i}", f"the sign bit of x{i}",
+              f"which sign x{i} has", f"the sign x{i} has", f"the sign x{i} takes", f"the sign carried by x{i}",
+              f"the sign that x{i} carries", f"is x{i} positive", f"is x{i} negative", f"is x_{i} positive",
+              f"is x_{i} negative", f"whether x{i} is greater than zero", f"whether x{i} is less than zero",
+              f"whether x{i} > 0", f"whether x{i} < 0", f"is x{i} > 0", f"x{i} > 0 or x{i} < 0", f"x{i} > 0 or < 0",
+              f"whether x{i} is plus or minus", f"x{i} plus or minus", f"the plus or minus on x{i}",
+              f"the sign of the sample at index {i}", f"the sign of the entry at index {i}",
+              f"the sign of sample number {i}"]
+    if i == 0:
+        words += ["the sign of the leading sample", "the sign the leading sample carries",
+                  "the sign of the leading entry", "the sign of the initial sample",
+                  "whether the signal starts positive", "whether the signal starts negative"]
+    return tuple(dict.fromkeys(words))
+
+
+def _magnitude_meanings(k: int) -> tuple[str, ...]:
+    """More ways to ask for |X_k|^2 in words: the power at frequency k of the length-4 DFT (never the bare X_k,
+    read case-blind as the entry x_k)."""
+    words = [f"the squared modulus of X_{k}", f"the squared absolute value of X_{k}", f"|X({k})|^2", f"|X[{k}]|^2",
+             f"the squared DFT magnitude at k = {k}", f"the squared magnitude of the DFT at k = {k}",
+             f"the squared magnitude of the DFT at frequency {k}", f"the magnitude squared of the DFT at k = {k}",
+             f"the squared Fourier magnitude at frequency {k}", f"the squared Fourier magnitude at k = {k}",
+             f"the power at frequency {k}", f"the power at k = {k}", f"the power in frequency bin {k}",
+             f"the power in bin {k}", f"the energy at frequency {k}", f"the energy in frequency bin {k}",
+             f"the power spectrum at k = {k}", f"the power spectrum at frequency {k}",
+             f"the spectral power at k = {k}", f"the squared amplitude at frequency {k}",
+             f"the squared amplitude of frequency {k}", f"the periodogram at k = {k}",
+             f"the squared magnitude of DFT coefficient {k}", f"the squared magnitude of Fourier coefficient {k}",
+             f"the squared DFT coefficient magnitude at index {k}", f"X_{k} times its conjugate",
+             f"the squared length of X_{k}", f"the magnitude squared of X_{k}"]
+    if k == 0:
+        words += ["the squared DC term", "the zero-frequency power", "the power at zero frequency",
+                  "the square of the sum of the samples", "the squared sum of the entries", "the DC power"]
+    if k == 2:
+        words += ["the Nyquist power", "the power at the Nyquist frequency", "the squared Nyquist term",
+                  "the square of the alternating sum", "the squared alternating sum of the entries"]
+    return tuple(dict.fromkeys(words))

@@ -243,7 +243,7 @@ class PiecewiseMissingThreshold(Family):
                                    synonyms=("piece", "branch formula", "formula"), meanings=(
                                        f"the formula of f for {side}", f"the branch of f for {side}",
                                        f"f for {side}", f"a{index} and b{index}",
-                                       f"the slope and intercept for {side}"))
+                                       f"the slope and intercept for {side}", *_branch_meanings(index)))
         if c["type"] != "threshold":
             return None
         return SlotDescription("threshold", synonyms=("breakpoint", "cut-off", "cutoff", "switch point", "change point",
@@ -262,7 +262,9 @@ class PiecewiseMissingThreshold(Family):
             "where f changes", "where the function changes", "the piece boundary", "the boundary between the pieces",
             "the boundary between the two pieces", "where the second formula takes over",
             "where the other formula takes over",
-            "where the second piece takes over", "where the second branch takes over",
+            "where the second piece takes over", "where the second branch takes over", "the crossover point",
+            "the transition point of f", "where f changes formula", "where the function changes formula",
+            "the x-coordinate of the breakpoint", "the location of the breakpoint", "the cutoff between the branches",
             *(f"{x} {v} the {a} {p} from the {b}" for x in ("x", "x value") for v in ("separates", "that separates")
               for a, b in (("first", "second"), ("left", "right")) for p in ("piece", "formula", "branch")),
             "x value separates the two pieces", "x value that separates the two pieces", "x separates the two pieces",
@@ -285,3 +287,30 @@ class PiecewiseMissingThreshold(Family):
 
 
 FAMILY = PiecewiseMissingThreshold()
+
+
+def _branch_meanings(index: int) -> tuple[str, ...]:
+    """More ways to ask for one branch's formula in words: branch 0 holds for x < t (below, before the threshold;
+    a0 and b0), branch 1 for x >= t (at or above, after it; a1 and b1). Never "left" or "right": "the right piece"
+    sits inside the threshold's "separates the left piece from the right piece", and readers say "right" of the
+    threshold's side too."""
+    lower = index == 0
+    cond = "x < t" if lower else "x >= t"
+    words = ("less than t", "below t") if lower else ("at least t", "greater than or equal to t")
+    where = ("below", "before", "under") if lower else ("at or above", "after", "past")
+    level, size = ("lower", "small") if lower else ("upper", "large")
+    a, b = f"a{index}", f"b{index}"
+    out = [f"the formula f uses when {cond}", f"the formula used for {cond}", f"the rule for {cond}",
+           f"the expression for f when {cond}", f"the expression of f for {cond}", f"the line for {cond}",
+           f"the linear piece for {cond}", f"the affine piece for {cond}", f"the equation of f for {cond}",
+           f"f(x) for {cond}", f"f(x) when {cond}", f"what f is for {cond}", f"what f looks like for {cond}",
+           f"how f is defined for {cond}", f"the definition of f for {cond}", f"slope and intercept for {cond}",
+           f"the slope and intercept of the branch for {cond}",
+           f"the coefficients {a} and {b}", f"the values of {a} and {b}", f"{a}, {b}", f"{a} and {b} of f",
+           f"the slope {a} and intercept {b}", f"the {level} piece", f"the {level} formula",
+           f"the {level}-branch formula", f"the {level} branch's formula", f"the equation of the {level} branch",
+           f"the slope and intercept of the {level} branch", f"the formula for {size} x", f"the branch for {size} x",
+           *(f"the formula when x is {w}" for w in words), *(f"the formula for x {w}" for w in words),
+           *(f"the {noun} {w} the threshold" for noun in ("formula", "branch", "piece", "line") for w in where),
+           *(f"the {noun} {w} the breakpoint" for noun in ("formula", "branch") for w in where)]
+    return tuple(dict.fromkeys(out))

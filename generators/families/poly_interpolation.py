@@ -257,7 +257,11 @@ class PolyInterpolation(Family):
                     f"its height at x = {x}", f"the height of the graph at x = {x}", f"p at {x}",
                     f"the value at x = {x}", f"the value at {x}",
                     *(f"{p} {verb} at x = {x}" for p in ("polynomial", "p", "p(x)")
-                      for verb in ("take", "takes", "equal", "equals", "give", "gives", "have", "has"))]
+                      for verb in ("take", "takes", "equal", "equals", "give", "gives", "have", "has")),
+                    f"plug {x} into p", f"plug {x} into the polynomial", f"plugging x = {x} into p",
+                    f"what comes out at x = {x}", f"the output of p at x = {x}", f"p's output at x = {x}",
+                    f"the polynomial's value at x = {x}", f"the y coordinate at x = {x}", f"what p returns at x = {x}",
+                    f"the point on the graph at x = {x}"]
         if x == 0:
             meanings += ["the constant term of p", "the constant term", "the constant coefficient",
                          "the constant term of the polynomial", "the y intercept", "the intercept of p",

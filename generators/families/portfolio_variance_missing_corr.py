@@ -350,12 +350,33 @@ class PortfolioVarianceMissingCorr(Family):
                     f"the correlation coefficient between assets {i} and {j}",
                     *(f"{prep} the {a} and {the}{b} asset{s}" for prep in ("between", "of")
                       for a, b in zip(ordinal_words(i + 1), ordinal_words(j + 1), strict=True)
-                      for the, s in (("", "s"), ("the ", "")))))
+                      for the, s in (("", "s"), ("the ", ""))),
+                    *_pair_meanings(i, j), *_pair_meanings(j, i)))
             case "weight":
-                return SlotDescription("weight", (c["asset"],), base=0, synonyms=("portfolio weight",))
+                k = c["asset"]
+                return SlotDescription("weight", (k,), base=0, synonyms=("portfolio weight",), meanings=(
+                    f"the fraction of the portfolio in asset {k}", f"the share of the portfolio in asset {k}",
+                    f"how much of the portfolio is in asset {k}", f"the allocation to asset {k}",
+                    f"the amount invested in asset {k}", f"asset {k}'s share of the portfolio"))
             case "std":
-                return SlotDescription("standard deviation", (c["asset"],), base=0, synonyms=("volatility",))
+                k = c["asset"]
+                return SlotDescription("standard deviation", (k,), base=0, synonyms=("volatility",), meanings=(
+                    f"the standard deviation of asset {k}'s return", f"the volatility of asset {k}'s return",
+                    f"how volatile asset {k} is", f"the return volatility of asset {k}", f"the sigma of asset {k}",
+                    f"the spread of asset {k}'s returns"))
         return None
+
+
+def _pair_meanings(a: int, b: int) -> tuple[str, ...]:
+    """Domain phrases for rho(a,b) with the assets in the order given (``describe_slot`` asks for both orders)."""
+    return (f"the correlation of asset {a} with asset {b}", f"asset {a}'s correlation with asset {b}",
+            f"how correlated assets {a} and {b} are", f"how correlated asset {a} and asset {b} are",
+            f"how closely assets {a} and {b} move together", f"the co-movement of assets {a} and {b}",
+            f"the return correlation of assets {a} and {b}", f"the correlation coefficient of asset {a} and asset {b}",
+            f"the pairwise correlation of assets {a} and {b}", f"the correlation for the pair {a} and {b}",
+            f"the dependence between the returns of assets {a} and {b}",
+            f"how the returns of assets {a} and {b} co-move", f"how asset {a} moves with asset {b}",
+            f"the correlation entry for assets {a} and {b}", f"the rho between assets {a} and {b}")
 
 
 FAMILY = PortfolioVarianceMissingCorr()

@@ -36,7 +36,7 @@ from generators.base import (
     lin_text,
     missing_slot_note,
 )
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 from generators.intlinalg import int_echelon
 from generators.linalg import as_int, solve_affine
@@ -195,7 +195,19 @@ class RankdefLinearShared(Family):
         """What the slot is, for readers' phrases (``generators.describe``)."""
         if c["type"] != "lin_eq":
             return None
-        return SlotDescription("equation", (c["eq"],), synonyms=("linear equation",))
+        k = c["eq"]
+        nth = ordinal_words(k)[0]
+        return SlotDescription("equation", (k,), synonyms=("linear equation",), meanings=(
+            f"the equation labelled {k}", f"the equation labeled ({k})", f"the equation marked ({k})",
+            f"the equation numbered {k}", f"the equation tagged ({k})", f"equation number ({k})",
+            f"the {nth} equation of the system", f"the {nth} equation in the system", f"the {nth} linear relation",
+            f"the {nth} linear constraint", f"the {nth} constraint on x, y, z", f"the {nth} constraint on x, y and z",
+            f"the {nth} linear condition", f"the {nth} relation between x, y and z", f"the {nth} row of the system",
+            f"the {nth} plane", f"constraint ({k})", f"constraint {k}", f"relation ({k})", f"condition ({k})",
+            f"plane ({k})", f"row {k} of the system", f"line ({k}) of the system", f"the {nth} line of the system",
+            f"the coefficients of the {nth} equation", f"the coefficients and right-hand side of equation {k}",
+            f"the left and right sides of equation {k}", f"what equation ({k}) says", f"the {nth} linear equation",
+            f"the {nth} equation in x, y and z", f"the {nth} equation relating x, y and z"))
 
     def slot_name(self, c: Constraint) -> str | None:
         return f"equation ({c['eq']})" if c["type"] == "lin_eq" else None

@@ -31,7 +31,7 @@ from generators.base import (
     missing_slot_note,
     one,
 )
-from generators.describe import SlotDescription
+from generators.describe import SlotDescription, ordinal_words
 from generators.errors import Inconsistent, NotUnique
 
 RULE_FORM = ("a(0), a(1), a(2), ... is a sequence of integers that satisfies a recurrence a(n+2) = r1·a(n+1) + "
@@ -198,7 +198,21 @@ class RecurrenceMissingInit(Family):
             return SlotDescription("recurrence", synonyms=("recurrence rule", "recurrence relation", "rule"),
                                    kind="recurrence", meanings=(
                                        "the coefficients r1 and r2", "the recurrence coefficients",
-                                       "the rule of the sequence", "how each term follows from the previous two"))
+                                       "the rule of the sequence", "how each term follows from the previous two",
+                                       "the two recurrence coefficients", "the multipliers in the recurrence",
+                                       "the weights on the previous two terms", "how a(n+2) depends on a(n+1) and a(n)",
+                                       "the linear rule generating the sequence",
+                                       "the rule that generates the sequence",
+                                       "the recursive formula", "the recursion formula", "the recurrence formula",
+                                       "the coefficient on a(n+1)", "the coefficient of a(n+1)",
+                                       "the coefficient on a(n)", "the coefficient of a(n)",
+                                       "the multiplier of the previous term", "the values of r1 and r2",
+                                       "the characteristic polynomial of the recurrence",
+                                       "the characteristic equation of the recurrence", "how the next term is computed",
+                                       "the formula for the next term", "how each term is built from the two before it",
+                                       "the relation between consecutive terms", "the update rule of the sequence",
+                                       "the constants in the recurrence", "the numbers r1 and r2",
+                                       "the recurrence's coefficients", "the recursion's coefficients"))
         if c["type"] != "init":
             return None
         i = c["index"]
@@ -213,7 +227,7 @@ class RecurrenceMissingInit(Family):
                                    f"the term right before a({i + 1})", f"the term preceding a({i + 1})",
                                    f"the value just before a({i + 1})", f"the term with index {i}",
                                    f"the sequence value at n = {i}", f"the value of the sequence at n = {i}",
-                                   f"the term at n = {i}", *steps))
+                                   f"the term at n = {i}", *steps, *_init_meanings(i)))
 
     def slot_name(self, c: Constraint) -> str | None:
         if c["type"] == "init":
@@ -224,6 +238,20 @@ class RecurrenceMissingInit(Family):
 
     def answer_from_latent(self, z: dict[str, Any]) -> int:
         return iterate(z["r1"], z["r2"], z["a0"], z["a1"], z["n"])
+
+
+def _init_meanings(i: int) -> tuple[str, ...]:
+    """More domain phrases for the initial value a(i), counted from a(0) = "the first" as the aliases count."""
+    nth = ordinal_words(i + 1)[0]
+    common = (f"the {nth} starting value", f"the {nth} starting term", f"the {nth} number in the sequence",
+              f"the {nth} entry of the sequence", f"the {nth} value of the sequence",
+              f"the {nth} term of the recurrence",
+              f"the {nth} of the two starting values", f"the {nth} of the two initial terms")
+    if i == 0:
+        return (*common, "the very first term", "the term the sequence starts with", "the value the sequence starts at",
+                "the opening term of the sequence", "the zeroth term", "the starting point of the sequence",
+                "the term two steps before a(2)", "the value the recurrence starts from")
+    return (*common, "the term right after a(0)", "the term following a(0)", "the value that comes after a(0)")
 
 
 FAMILY = RecurrenceMissingInit()

@@ -422,13 +422,43 @@ class SteadyStateMissingEmission(Family):
                                              f"how likely state {s} is to emit symbol {o}",
                                              f"the probability of observing symbol {o} in hidden state {s}",
                                              f"the probability of observing symbol {o} in state {s}",
-                                             f"the probability of seeing symbol {o} when the chain is in state {s}"))
+                                             f"the probability of seeing symbol {o} when the chain is in state {s}",
+                                             *_emission_meanings(s, o)))
         if c["type"] == "transition":
             i, j = c["from_state"], c["to_state"]
             return SlotDescription("transition probability", (i, j), axes=("row", "column"), base=0, owner="P",
                                    meanings=(f"the probability of moving from state {i} to state {j}",
-                                             f"the chance the chain goes from state {i} to state {j}"))
+                                             f"the chance the chain goes from state {i} to state {j}",
+                                             f"the probability of going from state {i} to state {j}",
+                                             f"the probability of jumping from state {i} to state {j}",
+                                             f"the chance of a transition from state {i} to state {j}",
+                                             f"the probability the hidden chain moves from state {i} to state {j}",
+                                             f"how likely the chain moves from state {i} to state {j}",
+                                             f"the one-step probability from state {i} to state {j}"))
         return None
+
+
+def _emission_meanings(s: int, o: int) -> tuple[str, ...]:
+    """More domain phrases for E[s][o]: always with both the state and the symbol (the target is symbol o's
+    probability over all states; the other entries of E share one of the two)."""
+    return (f"the probability that state {s} outputs symbol {o}", f"the probability of symbol {o} given state {s}",
+            f"the probability of symbol {o} given hidden state {s}", f"the chance of symbol {o} given state {s}",
+            f"the likelihood of symbol {o} in state {s}", f"how often state {s} produces symbol {o}",
+            f"the probability of producing symbol {o} in state {s}",
+            f"the probability of generating symbol {o} from state {s}",
+            f"the chance of seeing symbol {o} in state {s}", f"the chance of observing symbol {o} from state {s}",
+            f"the output probability of symbol {o} in state {s}",
+            f"the observation probability of symbol {o} in state {s}",
+            f"the emission probability for state {s} and symbol {o}",
+            f"state {s}'s probability of emitting symbol {o}",
+            f"the probability that symbol {o} is observed in state {s}",
+            f"the probability symbol {o} is emitted in state {s}",
+            f"the probability of observation {o} given state {s}",
+            f"the probability of observation {o} in state {s}", f"the chance hidden state {s} produces observation {o}",
+            f"how likely symbol {o} is in state {s}", f"the probability of emitting {o} from state {s}",
+            f"the emission of symbol {o} from state {s}", f"the probability state {s} emits symbol {o}",
+            f"how likely symbol {o} is when the chain is in state {s}",
+            f"the chance of symbol {o} being emitted from state {s}")
 
 
 FAMILY = SteadyStateMissingEmission()
