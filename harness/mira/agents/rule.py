@@ -227,9 +227,10 @@ SIGN_CHOICE = re.compile(r"\s?(?:\b(?:pos|positive)\b|\+|>\s?0)\s?(?:or|/)\s?(?:
 SIGN_OF = re.compile(r"\b(?:which|what)\s+sign\s+(?:does|do|is|has)\s+([a-z][a-z0-9_]*(?:\([^()]*\))?)"
                      r"(?:\s+(?:have|carry|take|got))?\b")
 CHAT_WORDS = {"wat": "what", "wats": "whats", "wut": "what", "whta": "what", "waht": "what", "plz": "please",
-              "thru": "through", "eq": "equation", "eqn": "equation", "eqns": "equations", "eqtn": "equation",
+              "thru": "through", "eqn": "equation", "eqns": "equations", "eqtn": "equation",
               "coeff": "coefficient", "coeffs": "coefficients", "coef": "coefficient", "prob": "probability",
               "probs": "probabilities", "val": "value", "vals": "values", "res": "resistor", "corr": "correlation"}
+IN_EQ = re.compile(r"\b(in|of|from|for)\s+eq\.?(?=\s?\d)")
 CHAT_ABBREVIATION = re.compile(r"(?<![a-z0-9_])(" + "|".join(CHAT_WORDS) + r")(?![a-z_(\[])")
 # "the prob of going 0 -> 2", "rate moving 1 -> 0": a move between two states, as the states' names say it
 TRANSITION_ARROW = re.compile(r"\b(going|moving|jumping|stepping|passing|rate|probability|chance)\s?(\d+)\s?->\s?"
@@ -365,6 +366,8 @@ def _prepared(request: str) -> str:
         text = TRANSITION_ARROW.sub(r"\1 from state\2 to state\3", text)
     if "sign" in text:
         text = SIGN_OF.sub(r"the sign of \1", text)
+    if " eq" in text:
+        text = IN_EQ.sub(r"\1 equation", text)  # "the x0 coefficient in eq 0"; "eq 3" alone is a name already
     if CHAT_ABBREVIATION.search(text):
         text = CHAT_ABBREVIATION.sub(lambda m: CHAT_WORDS[m.group(1)], text)
     if "k^" in text:

@@ -1108,15 +1108,18 @@ def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
 
 
 def _by_content(words: list[str], table: Described, lexicon: Lexicon) -> Mention | None:
-    """A meaning with no numbers in it, reworded: the one slot whose meanings share the most content stems with the
-    request ("how strongly do the returns of the two assets move together", "how likely is H before any evidence"),
-    at least three, and more than any other slot's."""
+    """A meaning with no numbers in it, reworded: the one slot with a meaning that shares the most content stems with
+    the request ("how strongly do the returns of the two assets move together", "how likely is H before any
+    evidence"): ranked first by the stems its best single meaning shares, then by those all its meanings share (at
+    least three), ahead of every other slot. The single meaning comes first: with many phrasings per slot, the
+    union of a slot's words also fits requests for its neighbours."""
     stems, signatures = {w[:4] for w in words}, _content_signatures(table)
-    scores = sorted(((len(stems & own), slot) for slot, own in signatures.items()), reverse=True)
-    if not scores or scores[0][0] < 3 or (len(scores) > 1 and scores[1][0] == scores[0][0]):
+    scores = sorted((((max(len(stems & own) for own in meanings), len(stems & frozenset().union(*meanings))), slot)
+                     for slot, meanings in signatures.items()), reverse=True)
+    if not scores or scores[0][0][1] < 3 or (len(scores) > 1 and scores[1][0] == scores[0][0]):
         return None
     slot = scores[0][1]
-    shared = signatures[slot]
+    shared = frozenset().union(*signatures[slot])
     matched = " ".join(dict.fromkeys(w for w in words if w[:4] in shared))
     via = f"meaning, by its words: {matched}" + (f" ({table.slots[slot].summary()})" if slot in table.slots else "")
     if slot in lexicon.candidates:
@@ -1126,21 +1129,23 @@ def _by_content(words: list[str], table: Described, lexicon: Lexicon) -> Mention
     return Mention(0, 0, matched, name)
 
 
-def _content_signatures(table: Described) -> dict[str, frozenset[str]]:
-    """slot -> the content stems (first four letters) of its meanings."""
+def _content_signatures(table: Described) -> dict[str, tuple[frozenset[str], ...]]:
+    """slot -> the content stems (first four letters) of each of its meanings."""
     found = _CONTENT_SIGNATURES.get(id(table))
     if found is None or found[0] is not table:
-        out: dict[str, set[str]] = {}
+        out: dict[str, dict[frozenset[str], None]] = {}
         for form, (slot, via) in table.forms.items():
             if via.startswith("meaning"):
-                out.setdefault(slot, set()).update(w[:4] for w in _CONTENT.findall(form) if w not in _STOP)
-        found = _CONTENT_SIGNATURES[id(table)] = (table, {k: frozenset(v) for k, v in out.items()})
+                own = frozenset(w[:4] for w in _CONTENT.findall(form) if w not in _STOP)
+                if own:
+                    out.setdefault(slot, {})[own] = None
+        found = _CONTENT_SIGNATURES[id(table)] = (table, {k: tuple(v) for k, v in out.items()})
         if len(_CONTENT_SIGNATURES) > _CACHE_SIZE:
             _CONTENT_SIGNATURES.clear()
     return found[1]
 
 
-_CONTENT_SIGNATURES: dict[int, tuple[Described, dict[str, frozenset[str]]]] = {}
+_CONTENT_SIGNATURES: dict[int, tuple[Described, dict[str, tuple[frozenset[str], ...]]]] = {}
 
 
 # ------------------------------------------------------------------------------------ misspelt names
