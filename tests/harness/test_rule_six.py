@@ -12,7 +12,7 @@ from harness.mira.request_corpus import build_instances
 
 IDS = ("pha-000474", "cir-000828", "bir-000674", "pol-001957", "cir-000822", "dec-000991", "ran-000595",
        "ran-000562", "geo-000156", "mar-001781", "mom-000382", "lin-001593", "lap-001473", "pie-000506",
-       "cir-000855", "mat-000339", "dis-001177", "eig-001407", "mom-000362", "lin-001575")
+       "cir-000855", "mat-000339", "dis-001177", "eig-001407", "mom-000362", "lin-001575", "bay-000054")
 
 MATRIX = ("I have every entry except one:\n$$M = \\begin{pmatrix} -3 & 3 & 0 & 5 \\\\ -3 & ? & -3 & 6 \\\\ "
           "6 & 2 & 5 & 0 \\\\ -7 & -5 & 5 & 3 \\end{pmatrix}$$\nWhat goes in place of the `?`")
@@ -61,6 +61,7 @@ def test_offers(instances: dict[str, dict], instance_id: str, text: str) -> None
     ("dis-001177", "What are the top-right and bottom-left cells?", None),
     ("eig-001407", MATRIX.replace("`?`", "`?` and what is the eigenvalue?"), None),
     ("mom-000362", "Send me both of the moment equations you hold.", "everything"),
+    ("bay-000054", "I'm stuck on this one. Can you give me whatever would help?", "nothing_named"),
 ])
 def test_declines(instances: dict[str, dict], instance_id: str, text: str, rule: str | None) -> None:
     offer, rationale = judged(instances, instance_id, text)

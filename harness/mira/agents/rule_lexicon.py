@@ -907,6 +907,8 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
     if table.roles is not None and _ROLE_HINT.search(text):
         for m in table.roles.finditer(text):
             kinds = _role_kinds(m.group(m.lastgroup or 0), table.role_nouns)
+            if m.lastgroup == "n3" and m.group("n3") == "one" and not _SAYS_LACK.search(text):
+                continue  # "I'm stuck on this one": a pointer with no noun and no lack names nothing
             if kinds is None and m.lastgroup:  # "which birth rate is not ...": the noun's last word read as a tail
                 tail = _NEXT_WORD.match(text, m.end(m.lastgroup))
                 kinds = _role_kinds(m.group(m.lastgroup) + " " + tail.group(1), table.role_nouns) if tail else None
@@ -940,6 +942,8 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
     return out
 
 
+_SAYS_LACK = re.compile(r"\b(?:missing|absent|lack|lacking|short|dont have|do not have|didnt get|havent|not among|"
+                        r"isnt|is not|not in|not on|not given|unknown)\b")
 _NEXT_WORD = re.compile(r"\s+([a-z]+)")
 _QUALIFIER = re.compile(r"[^,;?.!]*")
 _TOKEN = re.compile(r"[a-z0-9_()\[\]|>-]+")
