@@ -277,6 +277,10 @@ CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|woul
                      # "and is p(1) = 4 correct?": a yes/no question about a stated value asks to confirm it
                      r"^\W*(?:(?:and|also|but|oh)\s*,?\s*)?(?:is|was|are)\b[^?]*?(?:=|\bequals?\b|\bequal to\b)"
                      r"\s*(?=-?[\d(][^?]*\?)")
+# the same, over a whole request: quoted text, then whether it is a formula or a sentence (one regex would backtrack
+# over long texts)
+QUOTED = re.compile(r"(['\"])([^'\"]*)\1(?:(?<=\")|(?![a-z0-9]))")
+QUOTED_CONTENT = re.compile(r"[=<>≡]|[a-z]{2,}\s")
 # a formula or a sentence in quotes ('f(x) = 2x + 1 if x < t', 'every equation is linear in x, y, z'): the names
 # inside are context (normalising drops apostrophes inside words, and the space before a quote)
 QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*(?:[=<>≡]|[a-z]{2,}[^'\"]*\s[^'\"]*[a-z]{2,})[^'\"]*)\1"
@@ -459,7 +463,7 @@ def _read(text: str, lexicon: Lexicon) -> Judgement:
     if ('"' in marked or "'" in marked) and len(asked) > 1:
         # a quotation of the problem spread over several clauses ('"The threshold t is an integer with ... and
         # t != x." Which integer is it?'): the names quoted are context, the hint's aside
-        quoted = {i for q in QUOTED_FORMULA.finditer(marked) for i in _indices(q.group(2))}
+        quoted = {i for q in QUOTED.finditer(marked) if QUOTED_CONTENT.search(q.group(2)) for i in _indices(q.group(2))}
         kept = [m for m in asked if m.name.kind in (HINT, PART) or mentions.index(m) not in quoted]
         if kept and len(kept) < len(asked):
             context |= {mentions.index(m) for m in asked if m not in kept}

@@ -1118,12 +1118,16 @@ def _by_content(words: list[str], table: Described, lexicon: Lexicon) -> Mention
     least three), ahead of every other slot. The single meaning comes first: with many phrasings per slot, the
     union of a slot's words also fits requests for its neighbours."""
     stems, signatures = {w[:4] for w in words}, _content_signatures(table)
-    scores = sorted((((max(len(stems & own) for own in meanings), len(stems & frozenset().union(*meanings))), slot)
-                     for slot, meanings in signatures.items()), reverse=True)
+    scores = []
+    for slot, (every, meanings) in signatures.items():
+        shared_by_all = len(stems & every)
+        best = max(len(stems & own) for own in meanings) if shared_by_all else 0  # no word shared: none by one
+        scores.append(((best, shared_by_all), slot))
+    scores.sort(reverse=True)
     if not scores or scores[0][0][1] < 3 or (len(scores) > 1 and scores[1][0] == scores[0][0]):
         return None
     slot = scores[0][1]
-    shared = frozenset().union(*signatures[slot])
+    shared = signatures[slot][0]
     matched = " ".join(dict.fromkeys(w for w in words if w[:4] in shared))
     via = f"meaning, by its words: {matched}" + (f" ({table.slots[slot].summary()})" if slot in table.slots else "")
     if slot in lexicon.candidates:
@@ -1133,8 +1137,8 @@ def _by_content(words: list[str], table: Described, lexicon: Lexicon) -> Mention
     return Mention(0, 0, matched, name)
 
 
-def _content_signatures(table: Described) -> dict[str, tuple[frozenset[str], ...]]:
-    """slot -> the content stems (first four letters) of each of its meanings."""
+def _content_signatures(table: Described) -> dict[str, tuple[frozenset[str], tuple[frozenset[str], ...]]]:
+    """slot -> the content stems (first four letters) of all its meanings, and of each."""
     found = _CONTENT_SIGNATURES.get(id(table))
     if found is None or found[0] is not table:
         out: dict[str, dict[frozenset[str], None]] = {}
@@ -1143,13 +1147,13 @@ def _content_signatures(table: Described) -> dict[str, tuple[frozenset[str], ...
                 own = frozenset(w[:4] for w in _CONTENT.findall(form) if w not in _STOP)
                 if own:
                     out.setdefault(slot, {})[own] = None
-        found = _CONTENT_SIGNATURES[id(table)] = (table, {k: tuple(v) for k, v in out.items()})
+        found = _CONTENT_SIGNATURES[id(table)] = (table, {k: (frozenset().union(*v), tuple(v)) for k, v in out.items()})
         if len(_CONTENT_SIGNATURES) > _CACHE_SIZE:
             _CONTENT_SIGNATURES.clear()
     return found[1]
 
 
-_CONTENT_SIGNATURES: dict[int, tuple[Described, dict[str, tuple[frozenset[str], ...]]]] = {}
+_CONTENT_SIGNATURES: dict[int, tuple[Described, dict[str, tuple[frozenset[str], tuple[frozenset[str], ...]]]]] = {}
 
 
 # ------------------------------------------------------------------------------------ misspelt names
