@@ -61,7 +61,9 @@ question about a stated value ("And is p(1) = 4 correct?") and "just to be safe,
 y0 y1 y3 already" is context; "pos or neg", "+ or -", "above or below zero" ask for a sign; chat shorthand (eqn,
 coeff, prob), transition arrows ("going 0 -> 2"), weighted power sums however typeset ("Σ k²·q_k"), "the coefficient
 in front of x0" and "in the first equation, ... the coefficient of x0"; typos glued to a number ("eqation3"); a
-relation to an unknown that has no slot ("the boundary value above u_1_3"), read by analogy with the slots' names.
+relation to an unknown that has no slot ("the boundary value above u_1_3"), read by analogy with the slots' names;
+"like R1" after a value, and names quoted from the problem across sentences, are context; "the entry with i = 1 and
+j = 0"; the one blank of a matrix typed out (``blank_in_matrix``); numbers spelt out where a value goes.
 
 At k > 1 (the hard tier: B holds two withheld facts) the request is read once per withheld fact, that fact as
 the hint and the other among B's other slots (``RuleResponder.decide_among``): the fact exactly one reading offers
