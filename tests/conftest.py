@@ -18,6 +18,11 @@ os.environ.pop("HF_TOKEN", None)
 if os.environ.get("PYTEST_XDIST_WORKER"):
     for _name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(_name, "1")
+# The commands the tests start (the CLIs, every documented command) import the same modules again and again: with
+# bytecode caching off (PYTHONDONTWRITEBYTECODE, set on this project's CI machines) each would compile them all from
+# source, a quarter of those tests' time. The caches go to __pycache__ (git-ignored), written atomically.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 # Stamps of passed verifications (builder.verified) go to a folder of this process, never to the user's cache;
 # each pytest-xdist worker imports this file itself, so each has its own.
 _STAMP_CACHE = os.environ["MIRA_ELENCHOS_CACHE"] = tempfile.mkdtemp(prefix="mira-cache-")
