@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.mira.agents.rule import RuleResponder
 from harness.mira.request_corpus import build_instances
+from tests.harness.test_rule_sentences import judged
 
 IDS = ("pha-000474", "cir-000828", "bir-000674", "pol-001957", "cir-000822", "dec-000991", "ran-000595",
        "ran-000562", "geo-000156", "mar-001781", "mom-000382", "lin-001593", "lap-001473", "pie-000506",
@@ -21,11 +21,6 @@ MATRIX = ("I have every entry except one:\n$$M = \\begin{pmatrix} -3 & 3 & 0 & 5
 @pytest.fixture(scope="module")
 def instances() -> dict[str, dict]:
     return build_instances(IDS)
-
-
-def judged(instances: dict[str, dict], instance_id: str, request: str) -> tuple[bool, dict]:
-    judgement = RuleResponder().judge(instances[instance_id], request)
-    return judgement.offer, judgement.rationale()
 
 
 @pytest.mark.parametrize("instance_id, text", [
