@@ -12,7 +12,8 @@ from tests.harness.test_rule_sentences import judged
 
 IDS = ("pha-000474", "cir-000828", "bir-000674", "pol-001957", "cir-000822", "dec-000991", "ran-000595",
        "ran-000562", "geo-000156", "mar-001781", "mom-000382", "lin-001593", "lap-001473", "pie-000506",
-       "cir-000855", "mat-000339", "dis-001177", "eig-001407", "mom-000362", "lin-001575", "bay-000054")
+       "cir-000855", "mat-000339", "dis-001177", "eig-001407", "mom-000362", "lin-001575", "bay-000054",
+       "bay-000017", "bay-000044")
 
 MATRIX = ("I have every entry except one:\n$$M = \\begin{pmatrix} -3 & 3 & 0 & 5 \\\\ -3 & ? & -3 & 6 \\\\ "
           "6 & 2 & 5 & 0 \\\\ -7 & -5 & 5 & 3 \\end{pmatrix}$$\nWhat goes in place of the `?`")
@@ -41,6 +42,9 @@ def instances() -> dict[str, dict]:
     ("cir-000855", "Is R3 equal to 5 ohms, like R1? Please check the value of R3 for me."),
     ("mat-000339", "What is the entry with i = 1 and j = 0?"),
     ("eig-001407", MATRIX),
+    ("bay-000017", "Bayes' rule needs three inputs: the likelihood under H, the likelihood under not-H, and the prior. "
+                   "I have the first two. Could you give me the third?"),
+    ("bay-000044", "In the numerator P(E|H)·P(H) of Bayes' formula, I know the first factor. What's the second factor?"),
 ])
 def test_offers(instances: dict[str, dict], instance_id: str, text: str) -> None:
     offer, rationale = judged(instances, instance_id, text)
@@ -57,6 +61,9 @@ def test_offers(instances: dict[str, dict], instance_id: str, text: str) -> None
     ("eig-001407", MATRIX.replace("`?`", "`?` and what is the eigenvalue?"), None),
     ("mom-000362", "Send me both of the moment equations you hold.", "everything"),
     ("bay-000054", "I'm stuck on this one. Can you give me whatever would help?", "nothing_named"),
+    ("bay-000017", "Bayes' rule needs three inputs: the likelihood under H, the likelihood under not-H, and the prior. "
+                   "I have the last two. Could you give me the first?", None),  # the first is a likelihood
+    ("bay-000044", "In the numerator P(E|H)·P(H), what's the first factor?", None),
 ])
 def test_declines(instances: dict[str, dict], instance_id: str, text: str, rule: str | None) -> None:
     offer, rationale = judged(instances, instance_id, text)

@@ -638,9 +638,13 @@ def _subject(sentence: str, named: list[Mention]) -> Mention | None:
 # "Of P(E|H), P(E|not H) and P(H) I have the first two. What's the last one?", "There are two lines; I have the
 # first. What's the second one?": an ordinal whose noun is left out counts along the last list of names before it,
 # else names the last noun of the instance's slots the request used
-ELIDED_ORDINAL = re.compile(rf"\bthe\s+({RANK})(?:\s+one)?(?:\s+of (?:them|those|these)(?:\s+\w+)?)?"
+ELIDED_ORDINAL = re.compile(rf"\bthe\s+({RANK})(?:\s+(?:one|factor|term|input|item|ingredient|entry|element))?"
+                            r"(?:\s+of (?:them|those|these)(?:\s+\w+)?)?"
                             r"(?=\s*(?:[?.!,;:]|$|please|pls|on your side|from you|for me|in your list|you have))")
-LIST_GAP = re.compile(r"\s*(?:,|;|and|,\s*and|or|&|\s)\s*(?:the\s+)?")
+# between the items of a list: a separator, a product's "*" ("P(E|H)·P(H)"), and after an item a short qualifier
+# ("the likelihood under H, the likelihood under not-H, and the prior")
+LIST_GAP = re.compile(r"(?:\s+(?:under|given|for|of|in|on|at|with)\s+[^,;.:?\ue000-\ue0ff]{1,20})?"
+                      r"\s*(?:,|;|and|,\s*and|or|&|\*|\s)\s*(?:the\s+)?")
 
 
 def _ordinal_without_noun(text: str, lexicon: Lexicon) -> Judgement | None:
