@@ -44,7 +44,8 @@ def instances() -> dict[str, dict]:
     ("eig-001407", MATRIX),
     ("bay-000017", "Bayes' rule needs three inputs: the likelihood under H, the likelihood under not-H, and the prior. "
                    "I have the first two. Could you give me the third?"),
-    ("bay-000044", "In the numerator P(E|H)·P(H) of Bayes' formula, I know the first factor. What's the second factor?"),
+    ("bay-000044", "In the numerator P(E|H)·P(H) of Bayes' formula, I know the first factor. "
+                   "What's the second factor?"),
 ])
 def test_offers(instances: dict[str, dict], instance_id: str, text: str) -> None:
     offer, rationale = judged(instances, instance_id, text)
