@@ -132,6 +132,12 @@ class Family(ABC):
         resistor", "the bottom row, first column", "the base rate"). None: the slot has no such description."""
         return None
 
+    def relation_meanings(self, constraints: list[Constraint]) -> dict[str, tuple[str, ...]]:
+        """Meanings a slot has only within its instance, read off the instance's other constraints (slot ->
+        phrases): "the resistor in series with R3" names whichever resistor the network joins to R3. Added to
+        ``describe_slot``'s meanings by the responder. None by default."""
+        return {}
+
     def fact_label(self, c: Constraint) -> str | None:
         """The name, in A's notation, of the quantity a constraint gives; its rendered text must contain it.
 

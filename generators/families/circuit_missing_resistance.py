@@ -291,6 +291,45 @@ class CircuitMissingResistance(Family):
         return SlotDescription("resistor", (c["resistor"],), attribute="resistance", unit="ohms",
                                synonyms=("resistance",), meanings=_resistor_meanings(c["resistor"]))
 
+    def relation_meanings(self, constraints: list[Constraint]) -> dict[str, tuple[str, ...]]:
+        """A resistor by its place in the network: "the resistor in series with R3", "the one paired with R1 in
+        G1", "the resistor wired in series with the parallel pair", "the resistor that makes G2 with G1"."""
+        groups = {c["group"]: c for c in constraints if c.get("type") == "topology"}
+        out: dict[str, list[str]] = {}
+        for name, group in groups.items():
+            parts, how = group["parts"], group["connection"]
+            for part in parts:
+                others = [p for p in parts if p != part]
+                if not part.startswith("R") or len(others) != 1:
+                    continue
+                other = others[0]
+                phrases = out.setdefault(part, [])
+                phrases += _partner_phrases(how, other.lower(), name.lower())
+                if other in groups:  # the other part is a group: also by its kind ("the parallel pair")
+                    phrases += _partner_phrases(how, f"the {groups[other]['connection']} {_GROUP_NOUN}", name.lower())
+                if sum(p.startswith("R") for p in parts) == 1:
+                    phrases += [f"the resistor in {name.lower()}", f"the only resistor in {name.lower()}"]
+        return {slot: tuple(dict.fromkeys(p)) for slot, p in out.items()}
+
+
+_GROUP_NOUN = "(pair|block|combination|group|section|part|branch|network|sub-network|subnetwork)"
+
+
+def _partner_phrases(how: str, other: str, group: str) -> list[str]:
+    """The ways to name the part joined ``how`` (series or parallel) to ``other`` in ``group``; a ``(a|b)`` in
+    ``other`` stands for each of its words."""
+    m = re.search(r"\(([^)]*)\)", other)
+    if m:
+        return [p for word in m.group(1).split("|") for p in _partner_phrases(how, other.replace(m.group(), word),
+                                                                             group)]
+    verbs = ("", "connected ", "wired ", "placed ", "put ", "joined ", "combined ", "that is ", "that sits ")
+    done = "paralleled" if how == "parallel" else "in series"
+    return [*(f"{v}in {how} with {other}" for v in verbs), f"{how} to {other}", f"{how} with {other}",
+            f"in {how} to {other}", f"{done} with {other}", f"the resistor paired with {other}",
+            f"the partner of {other}", f"{other} partner", f"{other}s partner", f"paired with {other} in {group}",
+            f"joined to {other} in {group}", f"with {other} to make {group}", f"with {other} to form {group}",
+            f"makes {group} with {other}", f"forms {group} with {other}", f"the other part of {group} besides {other}"]
+
 
 def _resistor_meanings(k: int) -> tuple[str, ...]:
     """Ways to ask for the resistance of resistor ``k`` alone (the number is never last: r1 is not r11)."""

@@ -13,7 +13,7 @@ from tests.harness.test_rule_sentences import judged
 IDS = ("pha-000474", "cir-000828", "bir-000674", "pol-001957", "cir-000822", "dec-000991", "ran-000595",
        "ran-000562", "geo-000156", "mar-001781", "mom-000382", "lin-001593", "lap-001473", "pie-000506",
        "cir-000855", "mat-000339", "dis-001177", "eig-001407", "mom-000362", "lin-001575", "bay-000054",
-       "bay-000017", "bay-000044")
+       "bay-000017", "bay-000044", "cir-000817")
 
 MATRIX = ("I have every entry except one:\n$$M = \\begin{pmatrix} -3 & 3 & 0 & 5 \\\\ -3 & ? & -3 & 6 \\\\ "
           "6 & 2 & 5 & 0 \\\\ -7 & -5 & 5 & 3 \\end{pmatrix}$$\nWhat goes in place of the `?`")
@@ -46,6 +46,9 @@ def instances() -> dict[str, dict]:
                    "I have the first two. Could you give me the third?"),
     ("bay-000044", "In the numerator P(E|H)·P(H) of Bayes' formula, I know the first factor. "
                    "What's the second factor?"),
+    # the circuit's topology (Family.relation_meanings): R3 joins the parallel pair G1 = R2 || R1 in series
+    ("cir-000817", "How many ohms is the resistor wired in series with the parallel pair?"),
+    ("cir-000817", "I have R1 and R2 but not the resistor put in series with G1 to make G2. What's its resistance?"),
 ])
 def test_offers(instances: dict[str, dict], instance_id: str, text: str) -> None:
     offer, rationale = judged(instances, instance_id, text)
@@ -65,6 +68,7 @@ def test_offers(instances: dict[str, dict], instance_id: str, text: str) -> None
     ("bay-000017", "Bayes' rule needs three inputs: the likelihood under H, the likelihood under not-H, and the prior. "
                    "I have the last two. Could you give me the first?", None),  # the first is a likelihood
     ("bay-000044", "In the numerator P(E|H)·P(H), what's the first factor?", None),
+    ("cir-000817", "What's the resistor in parallel with R1?", "known_fact"),  # R2, which A has
 ])
 def test_declines(instances: dict[str, dict], instance_id: str, text: str, rule: str | None) -> None:
     offer, rationale = judged(instances, instance_id, text)

@@ -184,14 +184,16 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
                      if isinstance(s, str) and s not in held)
     candidates = _cached(_CANDIDATES, (family.name, _freeze(hint), counting),
                          lambda: _candidate_groups(family, hint, counting))
+    relations = _relations(family, [c for agent in ("A", "B") for c, _ in slots[agent]])
     groups: list[tuple[str, Any, int, int | None]] = [
-        *candidates, (HINT, hint["slot"], hint_forms, hint_description), (PART, hint["slot"], vocab["parts"], None)]
+        *candidates, (HINT, hint["slot"], hint_forms, _related_id(hint_description, relations.get(hint["slot"]))),
+        (PART, hint["slot"], vocab["parts"], None)]
     for agent, kind in (("A", KNOWN), ("B", OTHER)):
         for constraint, (slot, forms, description) in slots[agent]:
             if constraint == hint["constraint"]:
                 continue
             if slot is not None and slot != hint["slot"]:
-                groups.append((kind, slot, forms, description))
+                groups.append((kind, slot, forms, _related_id(description, relations.get(slot))))
     for unknown in views["A"]["unknowns"]:
         if isinstance(unknown, str):
             groups.append((TARGET, unknown, _forms((unknown,)), None))
@@ -209,6 +211,21 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
                                                    described=shape.described, slot_kinds=shape.slot_kinds,
                                                    candidates=shape.candidates,
                                                    role_names=shape.role_names))
+
+
+def _relations(family: Family, constraints: list[dict[str, Any]]) -> dict[str, tuple[str, ...]]:
+    """The family's meanings of slots within this instance (``Family.relation_meanings``), cached by the
+    constraints that carry no value (the circuit's topology, not its resistances)."""
+    structure = tuple(_freeze(c) for c in constraints if not _VALUE_FIELDS & set(c))
+    return _cached(_RELATIONS, (family.name, structure), lambda: family.relation_meanings(constraints))
+
+
+def _related_id(description: int | None, relations: tuple[str, ...] | None) -> int | None:
+    """A slot's description with the meanings it has within its instance added."""
+    if description is None or not relations:
+        return description
+    d = _DESCRIPTIONS[description]
+    return _description_id(replace(d, meanings=(*d.meanings, *relations)))
 
 
 def _candidate_groups(family: Family, hint: dict[str, Any],
@@ -294,6 +311,7 @@ _TABLES: dict[Any, Described] = {}  # the (slot, description) pairs of an instan
 _VOCAB: dict[Any, dict[str, int]] = {}
 _CANDIDATES: dict[Any, tuple[Any, ...]] = {}
 _SLOTS: dict[Any, tuple[str | None, int]] = {}
+_RELATIONS: dict[Any, dict[str, tuple[str, ...]]] = {}
 _SHAPES: dict[Any, Shape] = {}
 _LEXICONS: dict[Any, Lexicon] = {}
 _PATTERNS: dict[frozenset[str], re.Pattern[str]] = {}
@@ -314,8 +332,8 @@ def _cached(cache: dict[Any, Any], key: Any, make: Any) -> Any:
 
 def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
-    caches = (_SIGNATURES, _VOCAB, _CANDIDATES, _SLOTS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID, _GENERIC,
-              _ALNUM, _DESCRIBED, _TABLES,
+    caches = (_SIGNATURES, _VOCAB, _CANDIDATES, _SLOTS, _RELATIONS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID,
+              _GENERIC, _ALNUM, _DESCRIBED, _TABLES,
               _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES, _PHRASE_FORMS, _FIRST_WORDS, _ROLE_PHRASES, _PLAIN_NAMES)
     for cache in caches:
         cache.clear()
