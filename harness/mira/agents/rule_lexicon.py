@@ -569,12 +569,17 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
     layout = Layout.of([d for _, d in described])
     forms: dict[str, tuple[str, str]] = {}
     lengths: dict[str, set[int]] = {}
-    for slot, d in reversed(described):  # the first slot to give a form keeps it: written last
+    shared: set[str] = set()
+    for slot, d in described:
         one_forms, one_lengths = _cached(_DESCRIBED, (slot, d, _layout_read(d, layout)),
                                          lambda s=slot, d=d: _one_slot(s, d, layout))
-        forms.update(one_forms)
+        shared.update(f for f in one_forms if f in forms and forms[f][0] != slot)
+        for form, entry in one_forms.items():
+            forms.setdefault(form, entry)
         for word, ls in one_lengths.items():
             lengths.setdefault(word, set()).update(ls)
+    for form in shared:  # "row 1, column 1" of E and of P: a phrase two slots give names neither
+        del forms[form]
     for form, entry in _unique_nouns(described).items():  # "the correlation" where there is one
         if form not in forms:
             forms[form] = entry
