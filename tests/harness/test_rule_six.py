@@ -13,7 +13,7 @@ from tests.harness.test_rule_sentences import judged
 IDS = ("pha-000474", "cir-000828", "bir-000674", "pol-001957", "cir-000822", "dec-000991", "ran-000595",
        "ran-000562", "geo-000156", "mar-001781", "mom-000382", "lin-001593", "lap-001473", "pie-000506",
        "cir-000855", "mat-000339", "dis-001177", "eig-001407", "mom-000362", "lin-001575", "bay-000054",
-       "bay-000017", "bay-000044", "cir-000817")
+       "bay-000017", "bay-000044", "cir-000817", "ste-002290")
 
 MATRIX = ("I have every entry except one:\n$$M = \\begin{pmatrix} -3 & 3 & 0 & 5 \\\\ -3 & ? & -3 & 6 \\\\ "
           "6 & 2 & 5 & 0 \\\\ -7 & -5 & 5 & 3 \\end{pmatrix}$$\nWhat goes in place of the `?`")
@@ -49,6 +49,7 @@ def instances() -> dict[str, dict]:
     # the circuit's topology (Family.relation_meanings): R3 joins the parallel pair G1 = R2 || R1 in series
     ("cir-000817", "How many ohms is the resistor wired in series with the parallel pair?"),
     ("cir-000817", "I have R1 and R2 but not the resistor put in series with G1 to make G2. What's its resistance?"),
+    ("ste-002290", "What is the entry in row 0, column 0 of E?"),
 ])
 def test_offers(instances: dict[str, dict], instance_id: str, text: str) -> None:
     offer, rationale = judged(instances, instance_id, text)
@@ -69,6 +70,9 @@ def test_offers(instances: dict[str, dict], instance_id: str, text: str) -> None
                    "I have the last two. Could you give me the first?", None),  # the first is a likelihood
     ("bay-000044", "In the numerator P(E|H)·P(H), what's the first factor?", None),
     ("cir-000817", "What's the resistor in parallel with R1?", "known_fact"),  # R2, which A has
+    # E and P are both matrices: a position without its matrix names neither (it used to name E, first by name)
+    ("ste-002290", "What is the entry in row 0, column 0?", "nothing_named"),
+    ("ste-002290", "What is the top-left entry?", "nothing_named"),
 ])
 def test_declines(instances: dict[str, dict], instance_id: str, text: str, rule: str | None) -> None:
     offer, rationale = judged(instances, instance_id, text)
