@@ -306,22 +306,19 @@ class CircuitMissingResistance(Family):
                 phrases = out.setdefault(part, [])
                 phrases += _partner_phrases(how, other.lower(), name.lower())
                 if other in groups:  # the other part is a group: also by its kind ("the parallel pair")
-                    phrases += _partner_phrases(how, f"the {groups[other]['connection']} {_GROUP_NOUN}", name.lower())
+                    for noun in GROUP_NOUNS:
+                        phrases += _partner_phrases(how, f"the {groups[other]['connection']} {noun}", name.lower())
                 if sum(p.startswith("R") for p in parts) == 1:
                     phrases += [f"the resistor in {name.lower()}", f"the only resistor in {name.lower()}"]
         return {slot: tuple(dict.fromkeys(p)) for slot, p in out.items()}
 
 
-_GROUP_NOUN = "(pair|block|combination|group|section|part|branch|network|sub-network|subnetwork)"
+GROUP_NOUNS = ("pair", "block", "combination", "group", "section", "part", "branch", "network", "sub-network",
+               "subnetwork")
 
 
 def _partner_phrases(how: str, other: str, group: str) -> list[str]:
-    """The ways to name the part joined ``how`` (series or parallel) to ``other`` in ``group``; a ``(a|b)`` in
-    ``other`` stands for each of its words."""
-    m = re.search(r"\(([^)]*)\)", other)
-    if m:
-        return [p for word in m.group(1).split("|") for p in _partner_phrases(how, other.replace(m.group(), word),
-                                                                             group)]
+    """The ways to name the part joined ``how`` (series or parallel) to ``other`` in ``group``."""
     verbs = ("", "connected ", "wired ", "placed ", "put ", "joined ", "combined ", "that is ", "that sits ")
     done = "paralleled" if how == "parallel" else "in series"
     return [*(f"{v}in {how} with {other}" for v in verbs), f"{how} to {other}", f"{how} with {other}",

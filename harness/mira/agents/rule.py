@@ -219,15 +219,14 @@ CLUMSY = re.compile(r"\s?\bminus(?=\d)|(?<![a-z0-9'])([a-z]) of(-?\d+)(?![\d.])"
 # "whether cell(2,1) is 0 or 1", "? 0 or 1 pls": the values a quantity may take, not quantities (normalising
 # joins a number to the word before it: "is0 or1")
 VALUE_CHOICE = re.compile(r"(?:(?<=[\s?,:(])|\b(?:is|be|either|a|it|its))-?\d+\s?or\s?(?:a\s?)?-?\d+(?![\d)\],])")
-# "the number that multiplies x0", "what weight multiplies x1": the coefficient of x0, x1
 # "is x0 pos or neg", "+ or -", "> 0 or < 0", "above or below zero": asks for a sign, as "positive or negative"
 SIGN_CHOICE = re.compile(r"\s?(?:\b(?:pos|positive)\b|\+|>\s?0)\s?(?:or|/)\s?(?:\b(?:neg|negative)\b|-(?!\d)|<\s?0)|"
                          r"\s?(?:\b(?:neg|negative)\b|-)\s?(?:or|/)\s?(?:\b(?:pos|positive)\b|\+)|"
                          r"\s?\babove or below (?:zero|0)\b")
-# chat shorthand for the nouns requests use ("send eqn 3", "the prob of going 0 -> 2", "coeff of x1")
 # "which sign does x0 have", "what sign is x2": the sign of
 SIGN_OF = re.compile(r"\b(?:which|what)\s+sign\s+(?:does|do|is|has)\s+([a-z][a-z0-9_]*(?:\([^()]*\))?)"
                      r"(?:\s+(?:have|carry|take|got))?\b")
+# chat shorthand for the words requests use ("send eqn 3", "the prob of going 0 -> 2", "coeff of x1", "wat is")
 CHAT_WORDS = {"wat": "what", "wats": "whats", "wut": "what", "whta": "what", "waht": "what", "plz": "please",
               "thru": "through", "eqn": "equation", "eqns": "equations", "eqtn": "equation",
               "coeff": "coefficient", "coeffs": "coefficients", "coef": "coefficient", "prob": "probability",
@@ -246,6 +245,7 @@ EQUATION_FIRST = re.compile(r"\b(?:in|for)\s+(the\s+(?:first|second|third|fourth
 # as the moment family's own name for it, "sum of k^2*qk"
 POWER_SUM = re.compile(r"\b(?:sum|sigma)\s?(?:of\s|over\s)?(?:(?:the\s)?k\s)?k\^(\d)\s?(?:\*|times)?\s?(?:the\s)?"
                        r"(?:weights?\s|probabilit(?:y|ies)\s)?q\s?k\b")
+# "the number that multiplies x0", "what weight multiplies x1": the coefficient of x0, x1
 MULTIPLIES = re.compile(r"\b(?:the\s+)?(?:(?:coefficient|number|weight|factor|multiplier|value)\s+(?:that\s+)?)?"
                         r"(?:multiplies|multiplying)\s+([a-z]\d+)")
 # "line number two", "row three", "equation one": the number, as normalising writes it ("line2")

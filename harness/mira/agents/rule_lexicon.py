@@ -216,6 +216,8 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
 def _relations(family: Family, constraints: list[dict[str, Any]]) -> dict[str, tuple[str, ...]]:
     """The family's meanings of slots within this instance (``Family.relation_meanings``), cached by the
     constraints that carry no value (the circuit's topology, not its resistances)."""
+    if type(family).relation_meanings is Family.relation_meanings:  # most families: none, and nothing to freeze
+        return {}
     structure = tuple(_freeze(c) for c in constraints if not _VALUE_FIELDS & set(c))
     return _cached(_RELATIONS, (family.name, structure), lambda: family.relation_meanings(constraints))
 
@@ -686,7 +688,7 @@ _NOUN_PHRASE = r"(?P<n{}>(?:" + _NOT_NOUN + r"[a-z0-9]+\s+){{0,3}}?" + _NOT_NOUN
 def role_pattern() -> re.Pattern[str]:
     """Role phrases in free word order: "the NOUN ... I have no value for", "the only NOUN of M missing from
     my list", "the remaining NOUN", "that NOUN?". Groups ``n1``..``n3`` hold the noun phrase, whose last words
-    must be a noun of the instance (``_role_kinds``). One regex for every instance, compiled once."""
+    must be a noun of the instance (``role_kinds``). One regex for every instance, compiled once."""
     global _ROLE_PATTERN
     if _ROLE_PATTERN is None:
         det = r"(?<![a-z0-9])(?:the|which|what|whats|that|this|a|an|one)(?:\s+(?:only|one|single|sole|lone|last|very))*"
@@ -714,7 +716,7 @@ def role_pattern() -> re.Pattern[str]:
     return _ROLE_PATTERN
 
 
-def _role_kinds(phrase: str, nouns: dict[str, str]) -> str | None:
+def role_kinds(phrase: str, nouns: dict[str, str]) -> str | None:
     """The kinds named by the longest tail of ``phrase`` ("one measured sample") that is a noun here, singular
     or plural."""
     words = phrase.split()
@@ -929,12 +931,12 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
     out: dict[int, tuple[int, tuple[str, str]]] = {}
     if table.roles is not None and _ROLE_HINT.search(text):
         for m in table.roles.finditer(text):
-            kinds = _role_kinds(m.group(m.lastgroup or 0), table.role_nouns)
-            if m.lastgroup == "n3" and m.group("n3") == "one" and not _SAYS_LACK.search(text):
+            kinds = role_kinds(m.group(m.lastgroup or 0), table.role_nouns)
+            if m.lastgroup == "n3" and m.group("n3") == "one" and not STATES_LACK.search(text):
                 continue  # "I'm stuck on this one": a pointer with no noun and no lack names nothing
             if kinds is None and m.lastgroup:  # "which birth rate is not ...": the noun's last word read as a tail
                 tail = _NEXT_WORD.match(text, m.end(m.lastgroup))
-                kinds = _role_kinds(m.group(m.lastgroup) + " " + tail.group(1), table.role_nouns) if tail else None
+                kinds = role_kinds(m.group(m.lastgroup) + " " + tail.group(1), table.role_nouns) if tail else None
             if kinds is not None:
                 out.setdefault(m.start(), (m.end() - m.start(), (ROLE + kinds, "")))
     if table.indexed and ("index" in text or "position" in text or "step" in text or "time" in text):
@@ -965,8 +967,18 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
     return out
 
 
-_SAYS_LACK = re.compile(r"\b(?:missing|absent|lack|lacking|short|dont have|do not have|didnt get|havent|not among|"
-                        r"isnt|is not|not in|not on|not given|unknown)\b")
+# A clause saying a fact is missing from A's side or held on B's, in any words ("I haven't been told", "absent from
+# my list", "you have ... that I don't", "the only gap"): what role readings in free word order look for
+# (``rule_reference.role_by_clause``), and what makes "that one" a role ("I don't have that one").
+STATES_LACK = re.compile(
+    r"\b(?:missing|absent|unlisted|gaps?|lacks?|lacking|neither|except|omitted|left out|"
+    r"(?:isnt|arent|wasnt|is not|are not|was not|not)\s+(?:in|on|among|part of|listed|given|provided)|"
+    r"(?:havent|have not|hasnt|has not|wasnt|was not|werent|were not|not)\s+(?:yet\s+)?(?:been\s+)?(?:told|given|"
+    r"provided|shown|listed)|"
+    r"(?:dont|do not|didnt|did not|cant|cannot|havent|have not)\s+(?:yet\s+)?(?:have|know|hold|see|get|got|possess)|"
+    r"(?:i|we)\s+(?:have|had|got)\s+no\b|(?:only\s+)?half\s+have|"
+    r"(?<!\bdo )(?<!\bdid )(?<!\bwhat )(?<!\bwhatever )(?<!\beverything )"  # "do you know ..." asks B
+    r"you\s+(?:hold|have|know|possess|were\s+(?:given|told)|got|alone\s+(?:have|hold|know)))\b")
 _NEXT_WORD = re.compile(r"\s+([a-z]+)")
 _QUALIFIER = re.compile(r"[^,;?.!]*")
 _TOKEN = re.compile(r"[a-z0-9_()\[\]|>-]+")

@@ -1,4 +1,8 @@
-"""Slots referred to by their coordinates, read as a small grammar rather than listed phrases (rule/5).
+"""Slots referred to by where they sit or by what A lacks, read as a small grammar rather than listed phrases.
+
+Three readers, each used when the request names nothing else: ``structured_reference`` (coordinates, rule/5, below),
+``role_by_clause`` (a clause stating a lack, in any word order, rule/6) and ``blank_in_matrix`` (the one blank of a
+matrix typed out, rule/6).
 
 A request that names nothing may still pin a slot down by where it sits: "in row 1 of the transition matrix, what's
 the last entry?", "the middle value along the top boundary row", "the corner where row 0 meets column 0", "the
@@ -15,7 +19,18 @@ from __future__ import annotations
 import re
 
 from generators.describe import ORDINAL_SHORT, ORDINALS, Layout, SlotDescription
-from harness.mira.agents.rule_lexicon import AMBIGUOUS, HINT, ONE, OTHER, Lexicon, Mention, Name, role_name
+from harness.mira.agents.rule_lexicon import (
+    AMBIGUOUS,
+    HINT,
+    ONE,
+    OTHER,
+    STATES_LACK,
+    Lexicon,
+    Mention,
+    Name,
+    role_kinds,
+    role_name,
+)
 
 _RANK_WORDS = {**{w: i for i, w in enumerate(ORDINALS) if i}, **{w: i for i, w in enumerate(ORDINAL_SHORT) if i},
                "last": -1, "final": -1, "penultimate": -2, "second to last": -2, "next to last": -2, "middle": 0,
@@ -197,19 +212,10 @@ def _pick(positions: tuple[int, ...], spec: tuple[str, int]) -> int | None:
 
 
 # Role readings in free word order (rule/6): a clause that says a fact is missing from A's side or held on B's
-# ("the one resistor I haven't been told about", "there's exactly one matrix entry absent from my list", "you have a
-# moment equation that I don't", "the only gap in my copy of M") refers to B's fact of the kind its noun names,
-# wherever the noun and the lack stand in the clause. It names the hint only where B holds exactly one fact of
-# that kind (as the listed role phrases do); plural asks ("which entries am I missing") name several.
-LOOSE_LACK = re.compile(
-    r"\b(?:missing|absent|unlisted|gaps?|lacks?|lacking|neither|except|omitted|left out|"
-    r"(?:isnt|arent|wasnt|is not|are not|was not|not)\s+(?:in|on|among|part of|listed|given|provided)|"
-    r"(?:havent|have not|hasnt|has not|wasnt|was not|werent|were not|not)\s+(?:yet\s+)?(?:been\s+)?(?:told|given|"
-    r"provided|shown|listed)|"
-    r"(?:dont|do not|didnt|did not|cant|cannot|havent|have not)\s+(?:yet\s+)?(?:have|know|hold|see|get|got|possess)|"
-    r"(?:i|we)\s+(?:have|had|got)\s+no\b|(?:only\s+)?half\s+have|"
-    r"(?<!\bdo )(?<!\bdid )(?<!\bwhat )(?<!\bwhatever )(?<!\beverything )"  # "do you know ..." asks B
-    r"you\s+(?:hold|have|know|possess|were\s+(?:given|told)|got|alone\s+(?:have|hold|know)))\b")
+# (``STATES_LACK``: "the one resistor I haven't been told about", "there's exactly one matrix entry absent from my
+# list", "you have a moment equation that I don't") refers to B's fact of the kind its noun names, wherever the noun
+# and the lack stand in the clause. It names the hint only where B holds exactly one fact of that kind (as the
+# listed role phrases do); plural asks ("which entries am I missing") name several.
 _CLAUSE = re.compile(r"[^.;?!]+[.;?!]*")
 _ROLE_PLURAL = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:entries|values|ones|numbers|facts|quantities)\b|"
                           r"\b(?:all|both|every|each)\b")
@@ -220,11 +226,11 @@ def role_by_clause(text: str, lexicon: Lexicon) -> Mention | None:
     """B's one fact of the kind that clauses stating a lack name by a noun, in any word order; None when no such
     clause, when their nouns name no kind or several, or when B holds several facts of the kind."""
     table = lexicon.described
-    if table is None or not table.role_nouns or not LOOSE_LACK.search(text) or _ROLE_PLURAL.search(text):
+    if table is None or not table.role_nouns or not STATES_LACK.search(text) or _ROLE_PLURAL.search(text):
         return None
     kinds: set[str] = set()
     for clause in _CLAUSE.findall(text):
-        if LOOSE_LACK.search(clause):
+        if STATES_LACK.search(clause):
             kinds.update(_kinds_named(clause, table.role_nouns))
     names = {role_name(lexicon, k) for k in kinds}
     if len(names) != 1:
@@ -237,20 +243,11 @@ def role_by_clause(text: str, lexicon: Lexicon) -> Mention | None:
 
 
 def _kinds_named(clause: str, nouns: dict[str, str]) -> set[str]:
-    """The kinds of the instance's role nouns that ``clause`` uses (one or two words, singular or plural), the
-    generic "one" aside."""
+    """The kinds of the instance's role nouns that ``clause`` uses (the longest ending at each word, singular or
+    plural), the generic "one" aside."""
     words = _NOUN_WORD.findall(clause)
-    found: set[str] = set()
-    for n in (2, 1):
-        for i in range(len(words) - n + 1):
-            phrase = " ".join(words[i:i + n])
-            for form in (phrase, phrase[:-1] if phrase.endswith("s") else "", phrase[:-2] if phrase.endswith("es")
-                         else ""):
-                kinds = nouns.get(form) if form else None
-                if kinds and kinds != ONE:
-                    found.add(kinds)
-                    break
-    return found
+    found = {role_kinds(" ".join(words[max(0, i - 1):i + 1]), nouns) for i in range(len(words))}
+    return {kinds for kinds in found if kinds and kinds != ONE}
 
 
 # A matrix typed out with one blank ("$$M = \\begin{pmatrix} -3 & 3 \\\\ -3 & ? \\end{pmatrix}$$ What goes in place of
