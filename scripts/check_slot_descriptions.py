@@ -1,89 +1,106 @@
-"""Checks a family's slot descriptions: python scripts/check_slot_descriptions.py FAMILY [N]
+"""Check a family's slot descriptions (``describe_slot``, ``relation_meanings``) before the responder reads them.
 
-1. every slot of N instances of the family's default-split blocks (hint, A's and B's constraints) is described
-   without error; 2. no reader phrase (index, ordinal, position or meaning) of one slot is also a phrase of another
-   slot of the same instance (it would name two things); 3. no meaning phrase of a slot equals a request alias of
-   another slot; 4. prints how many phrases each slot type has; 5. aggregate responder agreement for the family on
-   the labelled request corpora in tests/data (counts only: a family's new phrases must not lose a decline)."""
+    .venv/bin/python scripts/check_slot_descriptions.py FAMILY [--instances N]
+
+Over N instances of the family's blocks in the default split: every slot (the hint, A's and B's facts) is
+described; no reader phrase (index, ordinal, position, meaning) of one slot is also a phrase of another slot of the
+same instance, nor a meaning a request alias of another slot (the responder reads such a phrase as neither). Then the
+meanings per slot type, and the rule responder's agreement for the family on the labelled request corpora in
+tests/data (counts only: new phrases must not lose a decline). Exit status 1 when a phrase names two slots.
+"""
+
+from __future__ import annotations
+
+import argparse
 import collections
-import glob
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-
 sys.path.insert(0, str(ROOT))
-from generators.describe import Layout, reader_phrases  # noqa: E402
-from generators.families import get_family  # noqa: E402
-from generators.split import _build, typed_slots  # noqa: E402
-from harness.mira.agents.rule_lexicon import _alias_form, _description, slot_names  # noqa: E402
 
-fam_name = sys.argv[1]
-n = int(sys.argv[2]) if len(sys.argv) > 2 else 40
-family = get_family(fam_name)
-slots = [(p, s) for p, s in enumerate(typed_slots(20, 50)) if s.family == fam_name]
-step = max(1, len(slots) // n)
-problems = 0
-counts: dict[str, list[int]] = collections.defaultdict(list)
-for p, s in slots[::step][:n]:
-    inst = _build((p, s, 1234))
-    hint = inst["minimal_hint_spec"]["atomic_hints"][0]
-    cons = [hint["constraint"]]
-    for v in inst["agent_views"]:
-        cons += [c for c in v["private_data"]["constraints_machine"] if c not in cons]
-    described = []
-    for c in cons:
-        name, _ = slot_names(family, c)
-        if name is None:
-            continue
-        d = _description(family, name, c)
-        if d is not None:
-            described.append((name, d, c))
-    layout = Layout.of([d for _, d, _ in described])
-    owner: dict[str, str] = {}
-    aliases = {}
-    for name, _, c in described:
-        try:
-            aliases[name] = {_alias_form(a) for a in family.slot_aliases(name, c)}
-        except Exception:
-            aliases[name] = set()
-    for name, d, c in described:
-        phrases = list(reader_phrases(d, layout))
-        counts[c.get("type", "?")].append(sum(1 for _, how in phrases if how == "meaning"))
-        for phrase, how in phrases:
-            form = _alias_form(phrase)
-            if not form:
-                continue
-            if form in owner and owner[form] != name:
-                problems += 1
-                if problems <= 15:
-                    print(f"{inst['id']}: '{phrase}' ({how}) names both {owner[form]} and {name}")
-            owner.setdefault(form, name)
-            if how == "meaning":
-                for other, forms in aliases.items():
-                    if other != name and form in forms:
-                        problems += 1
-                        if problems <= 15:
-                            print(f"{inst['id']}: meaning '{phrase}' of {name} is an alias of {other}")
-for t, cs in counts.items():
-    print(f"slot type {t}: meanings per slot min {min(cs)} max {max(cs)}")
-print("problems:", problems)
-
+from generators.base import Family  # noqa: E402
+from generators.describe import Layout, SlotDescription, reader_phrases  # noqa: E402
+from generators.families import FAMILIES, get_family  # noqa: E402
+from generators.split import generate, typed_slots  # noqa: E402
 from harness.mira.agents.rule import RuleResponder  # noqa: E402
+from harness.mira.agents.rule_lexicon import _alias_form, _description, slot_names  # noqa: E402
 from harness.mira.request_corpus import build_instances, load_corpus  # noqa: E402
 
-files = sorted(glob.glob(str(ROOT / "tests" / "data" / "rule_requests_*.jsonl")) +
-               glob.glob(str(ROOT / "tests" / "data" / "heldout_requests_*.jsonl")))
-corpus = [it for it in load_corpus(files) if it.id.startswith(fam_name[:3])]
-inst = build_instances(it.id for it in corpus)
-inst = {k: v for k, v in inst.items() if v["family"] == fam_name}
-r = RuleResponder()
-tot, ok = collections.Counter(), collections.Counter()
-for it in corpus:
-    if it.id not in inst:
-        continue
-    d = "offer" if r.judge(inst[it.id], it.request).offer else "decline"
-    tot[it.label] += 1
-    ok[it.label] += d == it.label
-print(f"responder on the labelled request corpora for {fam_name}: offers {ok['offer']}/{tot['offer']}, "
-      f"declines {ok['decline']}/{tot['decline']} (declines must not drop)")
+
+def described_slots(family: Family, instance: dict[str, Any]) -> list[tuple[str, SlotDescription, dict]]:
+    """(slot, description with its meanings within the instance, constraint) of every described fact."""
+    constraints = [instance["minimal_hint_spec"]["atomic_hints"][0]["constraint"]]
+    for view in instance["agent_views"]:
+        constraints += [c for c in view["private_data"]["constraints_machine"] if c not in constraints]
+    relations = family.relation_meanings(constraints)
+    out = []
+    for c in constraints:
+        slot, _ = slot_names(family, c)
+        d = _description(family, slot, c)
+        if slot is not None and d is not None:
+            out.append((slot, replace(d, meanings=(*d.meanings, *relations.get(slot, ()))), c))
+    return out
+
+
+def problems(family: Family, instance: dict[str, Any]) -> list[str]:
+    """The phrases of this instance that name two slots."""
+    described = described_slots(family, instance)
+    layout = Layout.of([d for _, d, _ in described])
+    aliases = {slot: {_alias_form(a) for a in family.slot_aliases(slot, c)} for slot, _, c in described}
+    owner: dict[str, str] = {}
+    found = []
+    for slot, d, _ in described:
+        for phrase, how in reader_phrases(d, layout):
+            form = _alias_form(phrase)
+            if form and owner.setdefault(form, slot) != slot:
+                found.append(f"{instance['id']}: '{phrase}' ({how}) names both {owner[form]} and {slot}")
+            if how == "meaning":
+                found += [f"{instance['id']}: meaning '{phrase}' of {slot} is an alias of {other}"
+                          for other, forms in aliases.items() if other != slot and form in forms]
+    return found
+
+
+def agreement(family: Family) -> tuple[collections.Counter, collections.Counter]:
+    """(labels, labels the rule responder decides as labelled) over the corpora's requests for the family."""
+    corpus = load_corpus(sorted((ROOT / "tests" / "data").glob("rule_requests_*.jsonl")) +
+                         sorted((ROOT / "tests" / "data").glob("heldout_requests_*.jsonl")))
+    instances = build_instances(dict.fromkeys(item.id for item in corpus))
+    responder, total, right = RuleResponder(), collections.Counter(), collections.Counter()
+    for item in corpus:
+        if instances[item.id]["family"] != family.name:
+            continue
+        offered = responder.judge(instances[item.id], item.request).offer
+        total[item.label] += 1
+        right[item.label] += offered == (item.label == "offer")
+    return total, right
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("family", choices=sorted(FAMILIES))
+    parser.add_argument("--instances", type=int, default=40, help="instances of the default split to check")
+    args = parser.parse_args(argv)
+    family = get_family(args.family)
+    every = [s for s in typed_slots(20, 50) if s.family == family.name]
+    slots = every[::max(1, len(every) // max(1, args.instances))][:max(1, args.instances)]  # across difficulties
+    found: list[str] = []
+    meanings: dict[str, list[int]] = collections.defaultdict(list)
+    for instance in generate(slots, 1234):
+        found += problems(family, instance)
+        for _, d, c in described_slots(family, instance):
+            meanings[c.get("type", "?")].append(len(d.meanings))
+    print("\n".join(found[:15]))
+    for kind, counts in sorted(meanings.items()):
+        print(f"slot type {kind}: meanings per slot {min(counts)} to {max(counts)}")
+    total, right = agreement(family)
+    print(f"phrases naming two slots: {len(found)}")
+    print(f"rule responder on the labelled corpora: offers {right['offer']}/{total['offer']}, "
+          f"declines {right['decline']}/{total['decline']}")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
