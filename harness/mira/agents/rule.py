@@ -284,10 +284,41 @@ CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|woul
 QUOTED = re.compile(r"(['\"])([^'\"]*)\1(?:(?<=\")|(?![a-z0-9]))")
 QUOTED_CONTENT = re.compile(r"[=<>≡]|[a-z]{2,}\s")
 # a formula or a sentence in quotes ('f(x) = 2x + 1 if x < t', 'every equation is linear in x, y, z'): the names
-# inside are context (normalising drops apostrophes inside words, and the space before a quote)
-QUOTED_FORMULA = re.compile(r"(['\"])([^'\"]*(?:[=<>≡]|[a-z]{2,}[^'\"]*\s[^'\"]*[a-z]{2,})[^'\"]*)\1"
-                            r"(?:(?<=\")|(?![a-z0-9]))")
+# inside are context (normalising drops apostrophes inside words, and the space before a quote). Found by a scan,
+# not by one regex, which would backtrack for minutes over a long clause after an unmatched quote.
+_QUOTE_CHARS = re.compile("['\"]")
+_OPERATOR_CHAR = re.compile("[=<>≡]")
+_TWO_LETTERS = re.compile("[a-z]{2}")
+_LAST_TWO_LETTERS = re.compile("(?s:.*)([a-z]{2})")
+_SPACE = re.compile(r"\s")
+_WORD_CHAR = re.compile("[a-z0-9]")
+
+
+def quoted_formulas(text: str) -> list[str]:
+    """The texts between matching quotes that hold an operator or two words (the quotes start where the last
+    match ended, or at the quote after a pair that does not qualify; a single quote closes only before a
+    non-word character)."""
+    out: list[str] = []
+    quotes = [m.start() for m in _QUOTE_CHARS.finditer(text)]
+    k = 0
+    while k + 1 < len(quotes):
+        i, j = quotes[k], quotes[k + 1]
+        if text[i] == text[j] and (text[j] == '"' or not _WORD_CHAR.match(text, j + 1)) \
+                and _formula_or_sentence(text, i + 1, j):
+            out.append(text[i + 1:j])
+            k += 2
+        else:
+            k += 1
+    return out
+
+
+def _formula_or_sentence(text: str, start: int, end: int) -> bool:
+    if _OPERATOR_CHAR.search(text, start, end):
+        return True
+    first, last = _TWO_LETTERS.search(text, start, end), _LAST_TWO_LETTERS.match(text, start, end)
+    return bool(first and last and _SPACE.search(text, first.end(), last.start(1)))
 # "the top-left entry of M (not of M^2)", "apart from the ones modulo 13": names set against the asked one
+_NEGATION_WORDS = ("not", "rather", "instead", "other", "apart", "aside", "besides")  # NEGATED's
 NEGATED = re.compile(r"\((?:not|rather than|instead of|other than)\b[^()]*\)|(?:(?:[,(]\s*|\band\s+)not|"
                      r"\b(?:rather than|instead of|other than|apart from|aside from|besides))\s+"
                      r"(?:(?:of|the|for|from|just|only|with|ones?|those|that)\s+)*"
@@ -318,11 +349,12 @@ class Judgement:
 
 
 # ------------------------------------------------------------------------------------ judging
-def judge(request: str, lexicon: Lexicon) -> Judgement:
-    """Read ``request`` against the instance's ``lexicon`` (see the module docstring)."""
+def judge(request: str, lexicon: Lexicon, prepared: str | None = None) -> Judgement:
+    """Read ``request`` against the instance's ``lexicon`` (see the module docstring); ``prepared``: the request as
+    ``_prepared`` makes it, when the caller has it already."""
     if len(request) > MAX_REQUEST_CHARS:
         return Judgement(False, "too_long", (f"{len(request)} characters",))
-    judgement = _judge(request, lexicon)
+    judgement = _judge(request, lexicon, prepared)
     if not judgement.offer and ("'s" in request or "’s" in request):
         plain = _judge(POSSESSIVE.sub(_without_possessive, request), lexicon)  # "the first resistor's value"
         if plain.offer:
@@ -330,8 +362,8 @@ def judge(request: str, lexicon: Lexicon) -> Judgement:
     return judgement
 
 
-def _judge(request: str, lexicon: Lexicon) -> Judgement:
-    text = _prepared(request)
+def _judge(request: str, lexicon: Lexicon, prepared: str | None = None) -> Judgement:
+    text = _prepared(request) if prepared is None else prepared
     judgement = _read(text, lexicon)
     if judgement.offer or judgement.rule in ("everything", "too_many_names"):
         return judgement
@@ -801,8 +833,9 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
     ids = _indices(clause)
     is_hint = {i for i in ids if mentions[i].name.kind in (HINT, PART)}
     dropped: set[int] = set()
-    for negated in NEGATED.finditer(clause):
-        dropped |= set(_indices(negated.group()))
+    if any(word in clause for word in _NEGATION_WORDS):
+        for negated in NEGATED.finditer(clause):
+            dropped |= set(_indices(negated.group()))
     for i in [i for i in is_hint if mentions[i].name.via]:
         at = clause.index(chr(_MARK + i))
         of = PART_OF.match(clause, at + 1)
@@ -817,15 +850,16 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
             dropped.add(i)
         else:  # "the first sample of the signal": the hint is part of what the target is made of
             dropped.add(owner)
-    for quoted in QUOTED_FORMULA.finditer(clause):
-        dropped |= set(_indices(quoted.group(2))) - is_hint
+    if "'" in clause or '"' in clause:
+        for quoted in quoted_formulas(clause):
+            dropped |= set(_indices(quoted)) - is_hint
     rest = clause
     if is_hint:
         spans = _descriptions_after_hint(clause, is_hint)
         for start, end in spans:  # a candidate B's fact settles, named in an explanation, is context too
             dropped |= set(_indices(clause[start:end])) - {i for i in is_hint if not mentions[i].name.candidate}
         rest = "".join(clause[a:b] for a, b in _complement(spans, len(clause)))
-        for run in FORMULA_RUN.finditer(clause):
+        for run in FORMULA_RUN.finditer(clause) if any(op in clause for op in "=≡:+*/^-") else ():
             run_ids = _indices(run.group())
             if not run_ids or not any(i in is_hint for i in run_ids):
                 continue
@@ -996,16 +1030,18 @@ def _without_tail(text: str) -> str:
     return text
 
 
+PLAIN_MAX_CHARS = 100
 # words some reading of ``judge`` starts from (roles, relations, indices, conjunctions): such a request is read whole
 _PLAIN_GUARDS = re.compile(r"\b(?:or|also|plus|not|other|after|before|below|above|under|over|following|"
                            r"preceding|index|position|step|time|missing|remaining|dont|lack|only|one|which)\b|;")
 
 
-def plain_request(instance: dict[str, Any], request: str) -> Judgement | None:
-    """``judge``'s judgement of a plain request for one of the hint's names (k = 1), or None for any other."""
-    if len(request) > 100:  # a frame and one name; longer requests are read whole
+def plain_request(instance: dict[str, Any], request: str, prepared: str | None = None) -> Judgement | None:
+    """``judge``'s judgement of a plain request for one of the hint's names (k = 1), or None for any other;
+    ``prepared`` as for ``judge``."""
+    if len(request) > PLAIN_MAX_CHARS:  # a frame and one name; longer requests are read whole
         return None
-    text = _prepared(request)  # as ``judge`` reads it
+    text = _prepared(request) if prepared is None else prepared  # as ``judge`` reads it
     if _PLAIN_GUARDS.search(text):
         return None
     hint = instance["minimal_hint_spec"]["atomic_hints"][0]
@@ -1054,14 +1090,17 @@ class RuleResponder(Responder):
         return found
 
     def judge(self, instance: dict[str, Any], request: str, hint_index: int | None = None) -> Judgement:
-        if hint_index is None and len(instance["minimal_hint_spec"]["atomic_hints"]) == 1:
-            plain = plain_request(instance, request)
+        prepared = None
+        if hint_index is None and len(instance["minimal_hint_spec"]["atomic_hints"]) == 1 \
+                and len(request) <= PLAIN_MAX_CHARS:
+            prepared = _prepared(request)
+            plain = plain_request(instance, request, prepared)
             if plain is not None:
                 return plain
         lexicon = self.lexicon(instance, hint_index)
         found = lexicon.judged.get(request)  # lexicons are shared by instances of one shape: so are judgements
         if found is None:
-            found = judge(request, lexicon)
+            found = judge(request, lexicon, prepared)
             if len(lexicon.judged) < MEMO_SIZE:
                 lexicon.judged[request] = found
         return found

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -319,7 +320,6 @@ _LEXICONS: dict[Any, Lexicon] = {}
 _PATTERNS: dict[frozenset[str], re.Pattern[str]] = {}
 _PHRASE_FORMS: dict[str, str] = {}  # reader phrase -> its form
 _PLAIN_NAMES: dict[Any, frozenset[str]] = {}  # (the hint's aliases, its slot) -> their forms
-_FIRST_WORDS: dict[str, str] = {}  # form -> its first word ("" for none)
 _ROLE_PHRASES: dict[SlotDescription, tuple[str, ...]] = {}  # a description -> its role phrases (shared by its kind)
 
 
@@ -336,7 +336,7 @@ def clear_caches() -> None:
     """Forget every cached name table and lexicon (and so every remembered judgement)."""
     caches = (_SIGNATURES, _VOCAB, _CANDIDATES, _SLOTS, _RELATIONS, _SHAPES, _LEXICONS, _PATTERNS, _INTERNED, _BY_ID,
               _GENERIC, _ALNUM, _DESCRIBED, _TABLES,
-              _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES, _PHRASE_FORMS, _FIRST_WORDS, _ROLE_PHRASES, _PLAIN_NAMES)
+              _DESCRIPTION_IDS, _DESCRIPTIONS, _ROLES, _PHRASE_FORMS, _ROLE_PHRASES, _PLAIN_NAMES)
     for cache in caches:
         cache.clear()
 
@@ -553,7 +553,8 @@ class Described:
     depend on which slot is the hint, so every instance of a family size shares one."""
 
     forms: dict[str, tuple[str, str]]
-    by_first_word: dict[str, tuple[int, ...]]
+    by_prefix: dict[str, tuple[int, ...]]  # a form's first two words (or its one word) -> the forms' lengths
+    first_words: re.Pattern[str]  # the forms' first words, as whole words
     roles: re.Pattern[str] | None = None  # role phrases in free word order (``role_pattern``)
     role_nouns: dict[str, str] = field(default_factory=dict)  # noun -> the kind(s) it names, "|"-joined
     slots: dict[str, SlotDescription] = field(default_factory=dict)  # slot -> its description
@@ -570,31 +571,22 @@ def _described_table(slots: list[tuple[str, int]]) -> Described:
 def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Described:
     layout = Layout.of([d for _, d in described])
     forms: dict[str, tuple[str, str]] = {}
-    lengths: dict[str, set[int]] = {}
     shared: set[str] = set()
     for slot, d in described:
-        one_forms, one_lengths = _cached(_DESCRIBED, (slot, d, _layout_read(d, layout)),
-                                         lambda s=slot, d=d: _one_slot(s, d, layout))
+        one_forms = _cached(_DESCRIBED, (slot, d, _layout_read(d, layout)), lambda s=slot, d=d: _one_slot(s, d, layout))
         shared.update(f for f in one_forms if f in forms and forms[f][0] != slot)
         for form, entry in one_forms.items():
             forms.setdefault(form, entry)
-        for word, ls in one_lengths.items():
-            lengths.setdefault(word, set()).update(ls)
     for form in shared:  # "row 1, column 1" of E and of P: a phrase two slots give names neither
         del forms[form]
     for form, entry in _unique_nouns(described).items():  # "the correlation" where there is one
         if form not in forms:
             forms[form] = entry
-            lengths.setdefault(form.split()[0], set()).add(len(form))
     roles: dict[str, tuple[str, str]] = {}
     for group, forms_id in reversed(_role_forms(tuple(d for _, d in described))):
         roles.update(dict.fromkeys(_BY_ID[forms_id], (ROLE + group, "")))
     roles.pop("", None)
     forms.update(roles)  # a role phrase is read as a role, whatever else it says
-    for form in roles:
-        first = _FIRST_WORD.match(form)
-        if first:
-            lengths.setdefault(first.group(), set()).add(len(form))
     nouns = _role_nouns(tuple(d for _, d in described))
     slots = dict(described)
     at = {(d.entity, d.owner, d.indices): slot for slot, d in reversed(described) if d.indices}
@@ -605,8 +597,11 @@ def _make_described(described: tuple[tuple[str, SlotDescription], ...]) -> Descr
                 head = alias_form(noun).rsplit(" ", 1)[-1]
                 if head not in _VAGUE_NOUNS:
                     indexed.setdefault(head, (d.entity, d.owner))
-    return Described(forms, {w: tuple(sorted(ls, reverse=True)) for w, ls in lengths.items()},
-                     role_pattern() if nouns else None, nouns, slots, at, layout, indexed)
+    by_prefix = _by_prefix(forms)
+    words = sorted({_FIRST_WORD.match(key).group() for key in by_prefix}, key=lambda w: (-len(w), w))  # type: ignore
+    first_words = re.compile(r"(?<![a-z0-9])(?:" + "|".join(words) + r")(?![a-z0-9])" if words else r"(?!)")
+    return Described(forms, by_prefix, first_words, role_pattern() if nouns else None, nouns, slots, at, layout,
+                     indexed)
 
 
 def _layout_read(d: SlotDescription, layout: Layout) -> tuple[Any, ...]:
@@ -741,9 +736,9 @@ def _role_forms(descriptions: tuple[SlotDescription, ...]) -> list[tuple[str, in
             (ONE, _forms(ANONYMOUS_ROLES))]
 
 
-def _one_slot(slot: str, d: SlotDescription, layout: Layout) -> tuple[dict[str, tuple[str, str]], dict[str, set[int]]]:
-    """The phrases of one slot's description: form -> (slot, how), and first word -> lengths. A form read in
-    several ways keeps the way that came first (the ways are written last to first)."""
+def _one_slot(slot: str, d: SlotDescription, layout: Layout) -> dict[str, tuple[str, str]]:
+    """The phrases of one slot's description: form -> (slot, how). A form read in several ways keeps the way that
+    came first (the ways are written last to first)."""
     by_how: dict[str, list[str]] = {}
     for phrase, how in reader_phrases(d, layout):
         by_how.setdefault(how, []).append(phrase)
@@ -753,16 +748,22 @@ def _one_slot(slot: str, d: SlotDescription, layout: Layout) -> tuple[dict[str, 
     for how, phrases in reversed(by_how.items()):
         forms.update(dict.fromkeys([known(p) or _phrase_form(p) for p in phrases], (slot, f"{how}: {summary}")))
     forms.pop("", None)
+    return forms
+
+
+def _by_prefix(forms: Iterable[str]) -> dict[str, tuple[int, ...]]:
+    """The lengths of the forms, longest first, by their first two words as written ("the correlation", "row 1"),
+    or their one word: where a phrase can start in a request, only the forms that share its first two words are
+    tried (the paraphrase banks give hundreds of forms starting with "the")."""
     lengths: dict[str, set[int]] = {}
-    first_words = _FIRST_WORDS.get
     for form in forms:
-        first = first_words(form)
-        if first is None:
-            match = _FIRST_WORD.match(form)
-            first = _FIRST_WORDS[form] = match.group() if match else ""
-        if first:
-            lengths.setdefault(first, set()).add(len(form))
-    return forms, lengths
+        words = _FIRST_WORD.finditer(form)
+        first = next(words, None)
+        if first is None or first.start():
+            continue
+        second = next(words, None)
+        lengths.setdefault(form[:(second or first).end()], set()).add(len(form))
+    return {key: tuple(sorted(ls, reverse=True)) for key, ls in lengths.items()}
 
 
 _FIRST_WORD = re.compile(r"[a-z0-9]+")
@@ -777,7 +778,6 @@ def _phrase_form(phrase: str) -> str:
     if found is None:
         if len(_PHRASE_FORMS) >= 64 * _CACHE_SIZE:
             _PHRASE_FORMS.clear()
-            _FIRST_WORDS.clear()
         found = _PHRASE_FORMS[phrase] = _alias_form(phrase)
     return found
 
@@ -942,15 +942,17 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
     if table.indexed and ("index" in text or "position" in text or "step" in text or "time" in text):
         for start, length, slot in _index_after_words(text, table):
             out.setdefault(start, (length, (slot, f"index: {table.slots[slot].summary()}")))
-    if table.by_first_word.keys().isdisjoint(_WORDS.findall(text)):  # the usual case, decided in C
-        return out
-    for word in _WORDS.finditer(text):
-        lengths = table.by_first_word.get(word.group())
-        if not lengths:
-            continue
+    by_prefix = table.by_prefix
+    for word in table.first_words.finditer(text):
         start = word.start()
         if start in out:
             continue
+        second = _FIRST_WORD.search(text, word.end())
+        lengths = by_prefix.get(text[start:second.end()], ()) if second else ()
+        one = by_prefix.get(word.group())
+        if one:
+            lengths = lengths + one if not lengths or lengths[-1] > one[0] else tuple(sorted((*lengths, *one),
+                                                                                            reverse=True))
         for length in lengths:
             if start + length > len(text):
                 continue
