@@ -366,6 +366,29 @@ class PortfolioVarianceMissingCorr(Family):
                     f"the spread of asset {k}'s returns"))
         return None
 
+    def relation_meanings(self, constraints: list[Constraint]) -> dict[str, tuple[str, ...]]:
+        """A correlation by its place in the correlation matrix, whose size is the number of assets: "the
+        top-right entry of the 3x3 correlation matrix", "the off-diagonal entry" of a 2x2."""
+        assets = {c[key] for c in constraints for key in ("asset", "asset_i", "asset_j") if key in c}
+        n = max(assets) + 1 if assets else 0
+        return {self.slot_name(c): _matrix_meanings(c["asset_i"], c["asset_j"], n)
+                for c in constraints if c.get("type") == "corr"}
+
+
+def _matrix_meanings(i: int, j: int, n: int) -> tuple[str, ...]:
+    """rho(i,j) as an entry of the n-by-n correlation matrix: its two cells, the corner it fills when it is
+    rho(0,n-1) (the top-right and, by symmetry, the bottom-left), and "the off-diagonal entry" of a 2-by-2."""
+    out = [f"{where} of the correlation matrix" for r, c in ((i, j), (j, i))
+           for where in (f"the entry in row {r}, column {c}", f"the ({r}, {c}) entry", f"row {r}, column {c}")]
+    nouns = ("entry", "element", "cell", "corner", "correlation", "value", "number")
+    if (i, j) == (0, n - 1):
+        out += [f"the {v}{sep}{h} {noun}" for v, h in (("top", "right"), ("upper", "right"), ("bottom", "left"),
+                                                       ("lower", "left"))
+                for sep in ("-", " ") for noun in nouns]
+    if n == 2:
+        out += [f"the off{sep}diagonal {noun}" for sep in ("-", " ") for noun in (*nouns[:2], *nouns[4:], "term")]
+    return tuple(out)
+
 
 def _pair_meanings(a: int, b: int) -> tuple[str, ...]:
     """Domain phrases for rho(a,b) with the assets in the order given (``describe_slot`` asks for both orders)."""

@@ -317,10 +317,12 @@ def _formula_or_sentence(text: str, start: int, end: int) -> bool:
         return True
     first, last = _TWO_LETTERS.search(text, start, end), _LAST_TWO_LETTERS.match(text, start, end)
     return bool(first and last and _SPACE.search(text, first.end(), last.start(1)))
-# "the top-left entry of M (not of M^2)", "apart from the ones modulo 13": names set against the asked one
-_NEGATION_WORDS = ("not", "rather", "instead", "other", "apart", "aside", "besides")  # NEGATED's
-NEGATED = re.compile(r"\((?:not|rather than|instead of|other than)\b[^()]*\)|(?:(?:[,(]\s*|\band\s+)not|"
-                     r"\b(?:rather than|instead of|other than|apart from|aside from|besides))\s+"
+# "the top-left entry of M (not of M^2)", "apart from the ones modulo 13", "the one not among y_0, y_1", "the other
+# line through P - not L1": names set against the asked one
+_NEGATION_WORDS = ("not", "rather", "instead", "other", "apart", "aside", "besides", "none", "excluding")  # NEGATED's
+NEGATED = re.compile(r"\((?:not|rather than|instead of|other than)\b[^()]*\)|(?:(?:[,(-]\s*|\band\s+|\bone\s+)not"
+                     r"(?:\s+(?:among|in|one of))?|"
+                     r"\b(?:rather than|instead of|other than|apart from|aside from|besides|none of|excluding))\s+"
                      r"(?:(?:of|the|for|from|just|only|with|ones?|those|that)\s+)*"
                      r"(?:[\ue000-\ue0ff](?:\s*(?:,|and|or|nor)\s*(?:the\s+)?(?:ones?\s+)?)?)+")
 # a described part of the target: "the top-left entry of M^2" asks for the target, not the hint's entry
@@ -435,7 +437,9 @@ PLACE = re.compile(r"\s?\b(?:in|at|on|of|for)\s+(?:the\s+)?(?:(?:first|second|th
                    r"bottom|next|final)\s+(?:equation|row|column|state|line|edge|sample)|(?:equation|row|column|state|"
                    r"index|time|step|sample)\s*\(?\d+\)?)")
 DASH_THEN_ASK = re.compile(r"\s+[—–-]\s+(?=(?:can|could|would|will|please|what|whats|what's|which|how|is|are|do|does|"
-                           r"tell|give|send|share|that is|i mean|in other words)\b)", re.IGNORECASE)
+                           r"tell|give|send|share|that is|i mean|in other words|i only|we only|i already|"
+                           r"i have only)\b)",
+                           re.IGNORECASE)
 DISPLAY_MATH = re.compile(r"\$\$.*?\$\$|\\\[.*?\\\]", re.DOTALL)
 
 

@@ -216,10 +216,10 @@ def build_lexicon(instance: dict[str, Any]) -> Lexicon:
 
 def _relations(family: Family, constraints: list[dict[str, Any]]) -> dict[str, tuple[str, ...]]:
     """The family's meanings of slots within this instance (``Family.relation_meanings``), cached by the
-    constraints that carry no value (the circuit's topology, not its resistances)."""
+    constraints without their values (the circuit's topology and resistor names, not its resistances)."""
     if type(family).relation_meanings is Family.relation_meanings:  # most families: none, and nothing to freeze
         return {}
-    structure = tuple(_freeze(c) for c in constraints if not _VALUE_FIELDS & set(c))
+    structure = tuple(_freeze({k: v for k, v in c.items() if k not in _VALUE_FIELDS}) for c in constraints)
     return _cached(_RELATIONS, (family.name, structure), lambda: family.relation_meanings(constraints))
 
 
@@ -973,7 +973,7 @@ def _described_at(text: str, lexicon: Lexicon) -> dict[int, tuple[int, tuple[str
 # my list", "you have ... that I don't", "the only gap"): what role readings in free word order look for
 # (``rule_reference.role_by_clause``), and what makes "that one" a role ("I don't have that one").
 STATES_LACK = re.compile(
-    r"\b(?:missing|absent|unlisted|gaps?|lacks?|lacking|neither|except|omitted|left out|"
+    r"\b(?:missing|absent|unlisted|gaps?|lacks?|lacking|neither|except|omitted|left out|one more|"
     r"(?:isnt|arent|wasnt|is not|are not|was not|not)\s+(?:in|on|among|part of|listed|given|provided)|"
     r"(?:havent|have not|hasnt|has not|wasnt|was not|werent|were not|not)\s+(?:yet\s+)?(?:been\s+)?(?:told|given|"
     r"provided|shown|listed)|"
@@ -1127,7 +1127,7 @@ def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
         return None
     words = [w for w in _CONTENT.findall(text) if w not in _STOP]
     if not tokens:
-        return _by_content(words, table, lexicon)
+        return _by_content(words, table, lexicon, places(text))
     fits: dict[str, int] = {}
     for slot, anchors, content in _meaning_signatures(table):
         if len(anchors) >= fits.get(slot, 0) and _in_order(anchors, tokens) and _shares_stem(content, words):
@@ -1148,7 +1148,8 @@ def loose_meaning(text: str, lexicon: Lexicon) -> Mention | None:
     return Mention(0, 0, " ".join(tokens), name)
 
 
-def _by_content(words: list[str], table: Described, lexicon: Lexicon) -> Mention | None:
+def _by_content(words: list[str], table: Described, lexicon: Lexicon, placed: frozenset[str] = frozenset()
+                ) -> Mention | None:
     """A meaning with no numbers in it, reworded: the one slot with a meaning that shares the most content stems with
     the request ("how strongly do the returns of the two assets move together", "how likely is H before any
     evidence"): ranked first by the stems its best single meaning shares, then by those all its meanings share (at
@@ -1158,7 +1159,11 @@ def _by_content(words: list[str], table: Described, lexicon: Lexicon) -> Mention
     scores = []
     for slot, (every, meanings) in signatures.items():
         shared_by_all = len(stems & every)
-        best = max(len(stems & own) for own in meanings) if shared_by_all else 0  # no word shared: none by one
+        # "the bottom-right entry" is not a slot whose meanings place it in another corner, or nowhere
+        best = max((len(stems & own) for own, places in meanings if placed <= places), default=0) \
+            if shared_by_all else 0
+        if not best:
+            continue
         scores.append(((best, shared_by_all), slot))
     scores.sort(reverse=True)
     if not scores or scores[0][0][1] < 3 or (len(scores) > 1 and scores[1][0] == scores[0][0]):
@@ -1174,23 +1179,37 @@ def _by_content(words: list[str], table: Described, lexicon: Lexicon) -> Mention
     return Mention(0, 0, matched, name)
 
 
-def _content_signatures(table: Described) -> dict[str, tuple[frozenset[str], tuple[frozenset[str], ...]]]:
-    """slot -> the content stems (first four letters) of all its meanings, and of each."""
+# a place in a matrix, as "top right", "bottom left", "diagonal" ("upper" is "top", "off-diagonal" is "diagonal")
+_PLACE = re.compile(r"\b(?:(top|bottom|upper|lower)[\s-]*(left|right)|(diagonal|corner))\b")
+_SAME_PLACE = {"upper": "top", "lower": "bottom"}
+
+
+def places(text: str) -> frozenset[str]:
+    """The places in a matrix that ``text`` names ("the top-right entry": {"top right"})."""
+    return frozenset(m.group(3) or f"{_SAME_PLACE.get(m.group(1), m.group(1))} {m.group(2)}"
+                     for m in _PLACE.finditer(text))
+
+
+def _content_signatures(table: Described) -> dict[str, tuple[frozenset[str], tuple[tuple[frozenset[str],
+                                                                                          frozenset[str]], ...]]]:
+    """slot -> the content stems (first four letters) of all its meanings, and of each with the places it names."""
     found = _CONTENT_SIGNATURES.get(id(table))
     if found is None or found[0] is not table:
-        out: dict[str, dict[frozenset[str], None]] = {}
+        out: dict[str, dict[tuple[frozenset[str], frozenset[str]], None]] = {}
         for form, (slot, via) in table.forms.items():
             if via.startswith("meaning"):
                 own = frozenset(w[:4] for w in _CONTENT.findall(form) if w not in _STOP)
                 if own:
-                    out.setdefault(slot, {})[own] = None
-        found = _CONTENT_SIGNATURES[id(table)] = (table, {k: (frozenset().union(*v), tuple(v)) for k, v in out.items()})
+                    out.setdefault(slot, {})[own, places(form)] = None
+        found = _CONTENT_SIGNATURES[id(table)] = (table, {k: (frozenset().union(*(own for own, _ in v)), tuple(v))
+                                                         for k, v in out.items()})
         if len(_CONTENT_SIGNATURES) > _CACHE_SIZE:
             _CONTENT_SIGNATURES.clear()
     return found[1]
 
 
-_CONTENT_SIGNATURES: dict[int, tuple[Described, dict[str, tuple[frozenset[str], tuple[frozenset[str], ...]]]]] = {}
+_CONTENT_SIGNATURES: dict[int, tuple[Described, dict[str, tuple[frozenset[str], tuple[tuple[frozenset[str],
+                                                                                      frozenset[str]], ...]]]]] = {}
 
 
 # ------------------------------------------------------------------------------------ misspelt names

@@ -220,6 +220,7 @@ _CLAUSE = re.compile(r"[^.;?!]+[.;?!]*")
 _ROLE_PLURAL = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:entries|values|ones|numbers|facts|quantities)\b|"
                           r"\b(?:all|both|every|each)\b")
 _NOUN_WORD = re.compile(r"[a-z]+")
+_POINTER = re.compile(r"\b(?:the|that|this) one\b|\bits?\b")
 
 
 def role_by_clause(text: str, lexicon: Lexicon) -> Mention | None:
@@ -229,9 +230,15 @@ def role_by_clause(text: str, lexicon: Lexicon) -> Mention | None:
     if table is None or not table.role_nouns or not STATES_LACK.search(text) or _ROLE_PLURAL.search(text):
         return None
     kinds: set[str] = set()
-    for clause in _CLAUSE.findall(text):
-        if STATES_LACK.search(clause):
-            kinds.update(_kinds_named(clause, table.role_nouns))
+    clauses = _CLAUSE.findall(text)
+    lacking = [clause for clause in clauses if STATES_LACK.search(clause)]
+    for clause in lacking:
+        kinds.update(_kinds_named(clause, table.role_nouns))
+    if not kinds and any(_POINTER.search(clause) for clause in lacking):
+        # "Which measured sample do you have? It's the one not among y_0, ...": the lack points back at the question
+        for clause in clauses:
+            if "?" in clause:
+                kinds.update(_kinds_named(clause, table.role_nouns))
     names = {role_name(lexicon, k) for k in kinds}
     if len(names) != 1:
         return None
