@@ -1,7 +1,8 @@
 """rule/7's readings (issue 28, sixth round): names set aside ("not among y_0, y_1", "- not L1", "I only know the
 mod 5 and mod 7 ones"), a lack that points back at the question's noun, "one more congruence", the correlation
-matrix's cells and corners, and quoted formulas found by a scan that stays linear. Each reading is checked both
-ways where it can wrongly offer."""
+matrix's cells and corners, the parts of one fact asked together, the list a described name is counted in, "x0, is
+it plus or minus", and quoted formulas found by a scan that stays linear. Each reading is checked both ways where it
+can wrongly offer."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from harness.mira.agents.rule_lexicon import places
 from harness.mira.request_corpus import build_instances
 from tests.harness.test_rule_sentences import judged
 
-IDS = ("geo-000122", "dec-001093", "crt-000102", "crt-000096", "por-002053", "por-002074", "pol-001986")
+IDS = ("geo-000122", "dec-001093", "crt-000102", "crt-000096", "por-002053", "por-002074", "pol-001986",
+       "pha-000472", "ran-000584", "lin-000295", "lin-001671")
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +37,12 @@ def instances() -> dict[str, dict]:
     ("por-002074", "What's the top-right entry of the 3x3 correlation matrix?"),
     ("por-002074", "What's the bottom-left entry of the correlation matrix?"),
     ("por-002074", "What is the entry in row 2, column 0 of the correlation matrix?"),
+    ("pha-000472", "x0 is it minus or plus?"),
+    ("pha-000472", "x0, is it pos or neg?"),
+    # the parts of one fact, asked together
+    ("ran-000584", "so what are the coefficients and the constant of equation (3)?"),
+    ("crt-000096", "What are the modulus and the remainder of the third congruence?"),
+    ("lin-000295", "What's the value of the last unknown in the triple (a, b, c)?"),
 ])
 def test_offers(instances: dict[str, dict], instance_id: str, text: str) -> None:
     offer, rationale = judged(instances, instance_id, text)
@@ -49,6 +57,11 @@ def test_offers(instances: dict[str, dict], instance_id: str, text: str) -> None
     ("por-002074", "What's the entry in row 0, column 1 of the correlation matrix?", "known_fact"),
     # the diagonal is all ones, no slot: the words a correlation's meanings share do not make it one
     ("por-002074", "What's the bottom-right entry of the correlation matrix?", "nothing_named"),
+    ("ran-000584", "What are the coefficients and right-hand side of equation 1?", "known_fact"),
+    ("crt-000096", "What are the modulus and remainder of the first congruence?", "known_fact"),
+    # B holds one coefficient of equation 3: all of them and its constant are several quantities
+    ("lin-001671", "What are the coefficients and the constant of equation 3?", "nothing_named"),
+    ("lin-000295", "What are (a, b, c)?", "two_quantities"),
 ])
 def test_declines(instances: dict[str, dict], instance_id: str, text: str, rule: str) -> None:
     offer, rationale = judged(instances, instance_id, text)
@@ -59,6 +72,11 @@ def test_everything_except_a_name_asks_for_that_name(instances: dict[str, dict])
     # "except" sets the name against what A has, not against what is asked: it stays asked
     offer, rationale = judged(instances, "dec-001093", "Everything is numeric except y_3, so that is what I need.")
     assert offer, rationale
+
+
+def test_a_rationale_shows_the_names_not_the_marks_that_stood_for_them(instances: dict[str, dict]) -> None:
+    offer, rationale = judged(instances, "lin-000295", "What is c in (a, b, c)?")
+    assert not offer and not any("\ue000" <= ch <= "\ue0ff" for phrase in rationale["asked"] for ch in phrase)
 
 
 def test_places_in_a_matrix() -> None:

@@ -65,6 +65,14 @@ relation to an unknown that has no slot ("the boundary value above u_1_3"), read
 "like R1" after a value, and names quoted from the problem across sentences, are context; "the entry with i = 1 and
 j = 0"; the one blank of a matrix typed out (``blank_in_matrix``); numbers spelt out where a value goes.
 
+rule/7 (issue 28, sixth round): names set aside ("the one not among y_0, y_1", "- not L1", "- I only know the mod 5
+one") are context; a lack that points back ("It's the one not among ...") names the question's noun; "one more
+congruence" states a lack; the parts of one fact asked together ("the coefficients and the constant of equation (3)",
+"the modulus and the remainder") ask for it; the list a described name is counted in ("the last unknown in the
+triple (a, b, c)") is context; "x0, is it plus or minus"; a family's cells of a matrix it does not store as one (the
+correlation matrix: ``relation_meanings``); a reading by content words keeps the matrix place the request names.
+Quoted formulas are found by a linear scan (the regex before it backtracked for minutes on a long clause).
+
 At k > 1 (the hard tier: B holds two withheld facts) the request is read once per withheld fact, that fact as
 the hint and the other among B's other slots (``RuleResponder.decide_among``): the fact exactly one reading offers
 is offered; a request for both is ``two_quantities``.
@@ -114,7 +122,7 @@ from harness.mira.agents.rule_reference import (
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
 
-RULE_VERSION = "rule/6"
+RULE_VERSION = "rule/7"
 _MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
 MAX_MENTIONS = 0x100  # one mark each, U+E000..U+E0FF
 MEMO_SIZE = 64  # judgements remembered per lexicon (a run asks each instance a few requests)
@@ -220,12 +228,13 @@ CLUMSY = re.compile(r"\s?\bminus(?=\d)|(?<![a-z0-9'])([a-z]) of(-?\d+)(?![\d.])"
 # joins a number to the word before it: "is0 or1")
 VALUE_CHOICE = re.compile(r"(?:(?<=[\s?,:(])|\b(?:is|be|either|a|it|its))-?\d+\s?or\s?(?:a\s?)?-?\d+(?![\d)\],])")
 # "is x0 pos or neg", "+ or -", "> 0 or < 0", "above or below zero": asks for a sign, as "positive or negative"
-SIGN_CHOICE = re.compile(r"\s?(?:\b(?:pos|positive)\b|\+|>\s?0)\s?(?:or|/)\s?(?:\b(?:neg|negative)\b|-(?!\d)|<\s?0)|"
-                         r"\s?(?:\b(?:neg|negative)\b|-)\s?(?:or|/)\s?(?:\b(?:pos|positive)\b|\+)|"
+SIGN_CHOICE = re.compile(r"\s?(?:\b(?:pos|positive|plus)\b|\+|>\s?0)\s?(?:or|/)\s?"
+                         r"(?:\b(?:neg|negative|minus)\b|-(?!\d)|<\s?0)|\s?(?:\b(?:neg|negative|minus)\b|-)\s?(?:or|/)\s?(?:\b(?:pos|positive|plus)\b|\+)|"
                          r"\s?\babove or below (?:zero|0)\b")
 # "which sign does x0 have", "what sign is x2": the sign of
 SIGN_OF = re.compile(r"\b(?:which|what)\s+sign\s+(?:does|do|is|has)\s+([a-z][a-z0-9_]*(?:\([^()]*\))?)"
-                     r"(?:\s+(?:have|carry|take|got))?\b")
+                     r"(?:\s+(?:have|carry|take|got))?\b|"
+                     r"\b([a-z][a-z0-9_]*\d(?:\([^()]*\))?)\s*,?\s*is it(?= positive or negative)")  # "x0 is it + or -"
 # chat shorthand for the words requests use ("send eqn 3", "the prob of going 0 -> 2", "coeff of x1", "wat is")
 CHAT_WORDS = {"wat": "what", "wats": "whats", "wut": "what", "whta": "what", "waht": "what", "plz": "please",
               "thru": "through", "eqn": "equation", "eqns": "equations", "eqtn": "equation",
@@ -248,6 +257,11 @@ POWER_SUM = re.compile(r"\b(?:sum|sigma)\s?(?:of\s|over\s)?(?:(?:the\s)?k\s)?k\^
 # "the number that multiplies x0", "what weight multiplies x1": the coefficient of x0, x1
 MULTIPLIES = re.compile(r"\b(?:the\s+)?(?:(?:coefficient|number|weight|factor|multiplier|value)\s+(?:that\s+)?)?"
                         r"(?:multiplies|multiplying)\s+([a-z]\d+)")
+# "the coefficients and the constant of equation (3)", "the modulus and the remainder": the parts of one fact, asked
+# together, ask for that fact
+_PART = r"(?:the\s+)?(?:coefficients?|constant(?: term)?|right[- ]?hand side|rhs|left[- ]?hand side|modulus|moduli|" \
+        r"divisor|remainder|residue)"
+PARTS_OF_ONE = re.compile(rf"\b{_PART}\s+and\s+{_PART}\b")
 # "line number two", "row three", "equation one": the number, as normalising writes it ("line2")
 NUMBER_WORD = re.compile(r"\b((?:row|column|col|equation|eq|line|state|resistor|number|index|symbol|asset|vertex|node|"
                          r"sample|step|term|congruence|cell|entry)\s?)(" + "|".join(NUMBER_WORDS) + r")\b")
@@ -269,6 +283,10 @@ SUBJECT_OF = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:leave|leaves|fall|falls|satisf
 VARIABLES_OF = re.compile(r"\b(?:equation|equations|relation|relations|constraint|constraints|condition|line)\s+"
                           r"(?:\w+\s+)?(?:among|in|on|between|linking|relating|involving|of|for)\s+(?:the\s+)?"
                           r"(?:(?:unknowns|variables)\s+)?((?:[\ue000-\ue0ff]\s*(?:,|and|&)?\s*){2,})")
+# a described name, then the list it is counted in: "the last unknown in the triple (a, b, c)"
+ENUMERATION = re.compile(r"[\ue000-\ue0ff]\s*(?:in|of|among|from)\b\s*(?:the\s+)?(?:triple|tuple|pair|list|vector|"
+                         r"sequence|unknowns|variables|set|solution)?\s*\(((?:\s*[\ue000-\ue0ff]\s*,){1,}\s*"
+                         r"[\ue000-\ue0ff]\s*)\)")
 STATED_VALUE = re.compile(r"\s*(?:=|is|equals)\s*-?\d+(?:/\d+)?(?![\w(])")
 # "please confirm that a(0) = -5", "can you also verify P(E|H) = 1/2": asking B to confirm a quantity asks for it
 CONFIRM = re.compile(r"(?:\b(?:please|pls|kindly|also|and|could you|can you|would you|will you|you|u)\s+"
@@ -404,14 +422,16 @@ def _prepared(request: str) -> str:
         text = MULTIPLIES.sub(r"the coefficient of \1", text)
     if "->" in text:
         text = TRANSITION_ARROW.sub(r"\1 from state\2 to state\3", text)
-    if "sign" in text:
-        text = SIGN_OF.sub(r"the sign of \1", text)
+    if "sign" in text or "is it " in text:
+        text = SIGN_OF.sub(lambda m: f"the sign of {m.group(1)}" if m.group(1) else f"is {m.group(2)}", text)
     if " eq" in text:
         text = IN_EQ.sub(r"\1 equation", text)  # "the x0 coefficient in eq 0"; "eq 3" alone is a name already
     if CHAT_ABBREVIATION.search(text):
         text = CHAT_ABBREVIATION.sub(lambda m: CHAT_WORDS[m.group(1)], text)
     if "k^" in text:
         text = POWER_SUM.sub(r"sum of k^\1*qk", text)
+    if " and " in text and ("coefficient" in text or "remainder" in text or "residue" in text):
+        text = PARTS_OF_ONE.sub(_whole_of_parts, text)
     if "coefficient" in text:
         text = EQUATION_FIRST.sub(r"\2 in \1", COEFFICIENT_OF.sub("coefficient of ", text))
     if VALUE_WORD.search(text):
@@ -421,6 +441,13 @@ def _prepared(request: str) -> str:
     if "there" in text:
         text = _there_as_said(text)
     return text
+
+
+def _whole_of_parts(m: re.Match[str]) -> str:
+    """"the modulus and the remainder" is a congruence, "the coefficients and the constant" an equation."""
+    article = "the " if m.group().startswith("the ") else ""
+    return article + ("equation" if "coefficient" in m.group() or "side" in m.group() or "rhs" in m.group()
+                      or "constant" in m.group() else "congruence")
 
 
 def _there_as_said(text: str) -> str:
@@ -507,6 +534,8 @@ def _read(text: str, lexicon: Lexicon) -> Judgement:
             context |= {mentions.index(m) for m in asked if m not in kept}
             asked = kept
     aside = [mentions[i] for i in sorted(context) if mentions[i].name.kind not in (HINT, PART)]
+    if unnamed and mentions:  # phrases for the rationale, with the names as the request wrote them
+        unnamed = [_MARKS.sub(lambda m: mentions[ord(m.group()) - _MARK].form, phrase) for phrase in unnamed]
     judgement = _decide(asked, unnamed, aside)
     if lexicon.described is None:
         return judgement
@@ -884,6 +913,9 @@ def _asked_in_clause(clause: str, mentions: list[Mention], lexicon: Lexicon) -> 
             dropped.add(i)  # "what remainder does x leave", "which equation does the point P satisfy"
     for listed in VARIABLES_OF.finditer(clause):  # "the linear relation among x, y and z": its variables
         dropped |= {j for j in _indices(listed.group(1)) if j not in is_hint}
+    if "(" in clause:
+        for listed in ENUMERATION.finditer(clause):  # "the last unknown in the triple (a, b, c)": where it is counted
+            dropped |= set(_indices(listed.group(1)))
     kept = [i for i in ids if i not in dropped]
     unnamed = []
     for i in [i for i in kept if i in is_hint]:
