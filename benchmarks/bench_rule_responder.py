@@ -15,6 +15,12 @@ processes), with the per-instance name tables already built (they are built once
 run) and the normalisation cache and the remembered judgements cleared before every pass, so no request
 is answered from a cache.
 The time to build the tables is printed separately. Target: at least 10,000 requests per second.
+
+Any other responder: ``--responder SPEC [--responder-opt K=V ...]`` (as for ``run_eval.py mira``: an
+``openai:MODEL`` responder, a ``vllm:`` or ``hf:`` one) judges the same corpora in one batch, and the same
+agreement tables are printed (no throughput, no baseline); ``--decisions FILE`` writes each decision with its
+request and label, for reading the disagreements. A language-model responder sees only B's facts and the request,
+as in a run; this is how one is checked against the labelled corpora before it judges a benchmark.
 """
 
 from __future__ import annotations
@@ -32,9 +38,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from harness import registry  # noqa: E402
 from harness.mira.agents.rule import RULE_VERSION, RuleResponder  # noqa: E402
+from harness.mira.audit import offer_is_canonical  # noqa: E402
 from harness.mira.request_corpus import Agreement, build_instances, load_corpus, measure  # noqa: E402
 from harness.mira.types import ResponderTurn  # noqa: E402
+from harness.registry import parse_options  # noqa: E402
+from harness.rundir import write_text_atomic  # noqa: E402
 from harness.text import alias_form, normalize  # noqa: E402
 
 BASELINE_REV = "baf56d0"  # the tree before the issue-13 rewrite of harness/mira/agents/rule.py
@@ -61,9 +71,38 @@ def load_baseline(rev: str) -> tuple[Any, list[Any]] | None:
     return rule_mod.RuleResponder, caches
 
 
-def turn_for(instance: dict[str, Any], request: str) -> ResponderTurn:
+def turn_for(instance: dict[str, Any], request: str, privileged: bool = True) -> ResponderTurn:
     b = next(v for v in instance["agent_views"] if v["agent_id"] == "B")["private_data"]
-    return ResponderTurn(instance["id"], instance["family"], b["constraints_text"], request, privileged=instance)
+    return ResponderTurn(instance["id"], instance["family"], b["constraints_text"], request,
+                         privileged=instance if privileged else None)
+
+
+def offered_kind(instance: dict[str, Any], decision: Any) -> str:
+    """"offer" for an offer of B's withheld fact, "offer of another fact" for one of B's other facts (which no
+    label calls for), else the decision's kind."""
+    if decision.kind != "offer":
+        return decision.kind
+    hint = instance["minimal_hint_spec"]["atomic_hints"][0]["text"]
+    b = next(v for v in instance["agent_views"] if v["agent_id"] == "B")["private_data"]["constraints_text"]
+    canonical = offer_is_canonical(decision.constraint_quoted, decision.hint, hint, b)
+    return "offer" if canonical else "offer of another fact"
+
+
+def judge_with(responder: Any, corpus: list, instances: dict, decisions_path: str | None) -> Agreement:
+    """Agreement of any responder with the corpus, its requests sent in one batch."""
+    turns = [turn_for(instances[item.id], item.request, responder.privileged) for item in corpus]
+    decisions = responder.respond(turns)
+    kinds = [offered_kind(instances[item.id], d) for item, d in zip(corpus, decisions, strict=True)]
+    decided = {(item.id, item.request): (kind, d.rationale) for item, d, kind in zip(corpus, decisions, kinds,
+                                                                                    strict=True)}
+    if decisions_path:
+        lines = [json.dumps({"file": item.source, "line": item.line, "id": item.id, "request": item.request,
+                             "label": item.label, "style": item.style, "decision": kind,
+                             "constraint_quoted": d.constraint_quoted, "rationale": d.rationale},
+                            ensure_ascii=False, default=str) + "\n"
+                 for item, d, kind in zip(corpus, decisions, kinds, strict=True)]
+        write_text_atomic(Path(decisions_path), "".join(lines))
+    return measure(corpus, instances, lambda instance, request: decided[instance["id"], request])
 
 
 def run_responder(responder: Any, corpus: list, instances: dict, repeat: int, caches: list) -> dict[str, Any]:
@@ -92,8 +131,8 @@ def run_responder(responder: Any, corpus: list, instances: dict, repeat: int, ca
             "build_ms_per_instance": 1000 * build_s / len(instances)}
 
 
-def table(new: Agreement, old: Agreement | None) -> str:
-    lines = [f"{'label':8} {'style':20} {'n':>5} {RULE_VERSION:>8}" + (f" {'baseline':>9}" if old else "")]
+def table(new: Agreement, old: Agreement | None, name: str = RULE_VERSION) -> str:
+    lines = [f"{'label':8} {'style':20} {'n':>5} {name:>8}" + (f" {'baseline':>9}" if old else "")]
     for label, style, agree, n in new.rows():
         row = f"{label:8} {style:20} {n:5d} {agree / n:8.1%}"
         if old:
@@ -119,6 +158,13 @@ def per_file(agreement: Agreement, corpus: list) -> list[tuple[str, str, int, in
     return rows
 
 
+def print_per_file(agreement: Agreement, corpus: list) -> None:
+    for source, label, agree, n, met in per_file(agreement, corpus):
+        target = OFFER_TARGET if label == "offer" else DECLINE_TARGET
+        print(f"{source:40} {label + 's':8} {agree:5d}/{n:<5d} {agree / n:7.1%}  target >= {target:.0%}: "
+              f"{'met' if met else 'MISSED'}")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--corpus", nargs="*", help="corpus files (default: tests/data/rule_requests_*.jsonl)")
@@ -126,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--baseline-rev", default=BASELINE_REV, help="git revision of the baseline responder")
     p.add_argument("--no-baseline", action="store_true")
     p.add_argument("--json", action="store_true", help="also print one JSON line of the figures")
+    p.add_argument("--responder", help="judge with this responder spec instead (agreement only)")
+    p.add_argument("--responder-opt", action="append", metavar="K=V", help="an option of --responder")
+    p.add_argument("--decisions", help="with --responder: write each decision to this JSONL file")
     args = p.parse_args(argv)
     data = ROOT / "tests" / "data"
     files = args.corpus or sorted(str(f) for pattern in ("rule_requests_*.jsonl", "heldout_requests_*.jsonl")
@@ -133,6 +182,12 @@ def main(argv: list[str] | None = None) -> int:
     corpus = load_corpus(files)
     instances = build_instances(item.id for item in corpus)
     print(f"corpus: {len(corpus)} requests over {len(instances)} instances ({', '.join(Path(f).name for f in files)})")
+    if args.responder:
+        responder = registry.create("mira.responder", args.responder, parse_options(args.responder_opt))
+        agreement = judge_with(responder, corpus, instances, args.decisions)
+        print(table(agreement, None, args.responder))
+        print_per_file(agreement, corpus)
+        return 0
     new = run_responder(RuleResponder(), corpus, instances, args.repeat, [normalize, alias_form])
     old = None
     if not args.no_baseline:
@@ -143,11 +198,7 @@ def main(argv: list[str] | None = None) -> int:
             cls, caches = baseline
             old = run_responder(cls(), corpus, instances, args.repeat, caches)
     print(table(new["agreement"], old["agreement"] if old else None))
-    rows = per_file(new["agreement"], corpus)
-    for source, label, agree, n, met in rows:
-        target = OFFER_TARGET if label == "offer" else DECLINE_TARGET
-        print(f"{source:40} {label + 's':8} {agree:5d}/{n:<5d} {agree / n:7.1%}  target >= {target:.0%}: "
-              f"{'met' if met else 'MISSED'}")
+    print_per_file(new["agreement"], corpus)
     print(f"throughput {RULE_VERSION}:   {new['per_s']:10,.0f} requests/s of CPU time "
           f"({new['wall_per_s']:,.0f}/s wall); "
           f"tables {new['build_ms_per_instance']:.2f} ms per instance, built once")
