@@ -3,6 +3,7 @@ responder, whose offer stands only when it quotes the hint's own constraint."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -131,3 +132,22 @@ def test_spec_and_options_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
         registry.create("mira.responder", "cascade:scriptedmodel:m", {"defer": "nothing_named,hint"})
     with pytest.raises(HarnessError, match="sees only B's facts"):
         registry.create("mira.responder", "cascade:rule", {})
+
+
+def test_the_bench_measures_any_responder_against_labels(instance: dict[str, Any], tmp_path) -> None:
+    from benchmarks.bench_rule_responder import judge_with
+    from harness.mira.request_corpus import LabelledRequest
+
+    corpus = [LabelledRequest(BAYES, request, label, "s", "f.jsonl", n) for n, (request, label) in enumerate([
+        ("What credence does H get at the outset?", "offer"), ("Any tips?", "decline"),
+        ("What is P(E|H)?", "decline")], 1)]
+    answers = {"What credence does H get at the outset?": "hint", "Any tips?": "decline",
+               "What is P(E|H)?": "other:P(E|H) = 1/4"}
+    agreement = judge_with(ScriptedModel(answers), corpus, {BAYES: instance}, str(tmp_path / "d.jsonl"))
+    # handing over another of B's facts is no decline: the one disagreement
+    assert [(item.request, decided) for item, decided, _ in agreement.disagreements] == [
+        ("What is P(E|H)?", "offer of another fact")]
+    lines = (tmp_path / "d.jsonl").read_text().splitlines()
+    assert [json.loads(line)["decision"] for line in lines] == ["offer", "decline", "offer of another fact"]
+    cascade = CascadeResponder(ScriptedModel(answers))
+    assert judge_with(cascade, corpus, {BAYES: instance}, None).rate == 1.0  # the cascade declines it
