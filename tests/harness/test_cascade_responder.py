@@ -64,12 +64,21 @@ def decide(instance: dict[str, Any], answers: dict[str, str], *requests: str,
     return CascadeResponder(model, defer).respond([turn(instance, r) for r in requests]), model
 
 
-def test_what_the_rule_reads_is_decided_by_the_rule_alone(instance: dict[str, Any]) -> None:
-    requests = ("What's the prior?", "Send me P(H) and P(E).", "What is P(H|E)?")
+def test_what_the_rule_offers_or_reads_as_everything_is_decided_by_the_rule_alone(instance: dict[str, Any]) -> None:
+    requests = ("What's the prior?", "Send me everything you have.")
     decisions, model = decide(instance, {r: "hint" for r in requests}, *requests)
-    assert [d.kind for d in decisions] == ["offer", "decline", "decline"]
-    assert [d.rationale["rule"] for d in decisions] == ["hint", "two_quantities", "target"]
+    assert [d.kind for d in decisions] == ["offer", "decline"]
+    assert [d.rationale["rule"] for d in decisions] == ["hint", "everything"]
     assert model.seen == []  # the model is never asked
+
+
+def test_the_readings_deferred_by_default(instance: dict[str, Any]) -> None:
+    requests = ("Send me P(H) and P(E).", "What is P(H|E)?")
+    decisions, model = decide(instance, {}, *requests)
+    assert [t.request for t in model.seen] == list(requests)
+    assert [d.rationale["deferred"] for d in decisions] == ["two_quantities", "target"]
+    decisions, model = decide(instance, {}, *requests, defer=("nothing_named",))
+    assert model.seen == [] and [d.rationale["rule"] for d in decisions] == ["two_quantities", "target"]
 
 
 def test_a_request_the_rule_cannot_read_goes_to_the_model_without_the_instance(instance: dict[str, Any]) -> None:
