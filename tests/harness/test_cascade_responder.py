@@ -102,6 +102,14 @@ def test_the_model_offer_stands_only_for_the_hint(instance: dict[str, Any], answ
     assert (decision.parse_error is not None) == (answer == "garbled")
 
 
+def test_two_names_of_the_withheld_fact_stay_declined() -> None:
+    markov = build_instances(["mar-001726"])["mar-001726"]  # B's fact states P(1->1), and so fixes P(1->0)
+    requests = ("What are P(1->0) and P(1->1)?", "What are P(1->1) and P(0->1)?")
+    decisions, model = decide(markov, {r: "hint" for r in requests}, *requests)
+    assert [t.request for t in model.seen] == [requests[1]]  # the hint and a fact A has: the model reads it
+    assert decisions[0].kind == "decline" and decisions[0].rationale["rule"] == "two_quantities"
+
+
 def test_defer_chooses_the_readings_sent_to_the_model(instance: dict[str, Any]) -> None:
     request = "What is P(E|H)?"  # the rule: a fact A already has
     [decision], model = decide(instance, {request: "hint"}, request, defer=("nothing_named",))
