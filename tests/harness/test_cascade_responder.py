@@ -4,6 +4,7 @@ responder, whose offer stands only when it quotes the hint's own constraint."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -168,3 +169,14 @@ def test_the_bench_measures_any_responder_against_labels(instance: dict[str, Any
     assert [json.loads(line)["decision"] for line in lines] == ["offer", "decline", "offer of another fact"]
     cascade = CascadeResponder(ScriptedModel(answers))
     assert judge_with(cascade, corpus, {BAYES: instance}, None).rate == 1.0  # the cascade declines it
+
+
+def test_every_decline_of_the_corpora_records_a_known_reading() -> None:
+    from harness.mira.agents.rule import DECLINE_READINGS, RuleResponder
+    from harness.mira.request_corpus import load_corpus
+
+    corpus = load_corpus([Path(__file__).resolve().parents[1] / "data" / "rule_requests_general.jsonl"])
+    instances = build_instances({item.id for item in corpus})
+    rule = RuleResponder()
+    seen = {rule.judge(instances[item.id], item.request).rule for item in corpus}
+    assert seen - {"hint"} <= set(DECLINE_READINGS) and len(seen) > 3

@@ -11,7 +11,7 @@ fact's own slots ("P(1->0) and P(1->1)") stays declined. The model's offer stand
 own constraint; an offer of another of B's facts, a decline and an unreadable reply are declines. So the rule's
 offers cost nothing, and the model reads the phrasings the rule's lists miss (slots described in words: issue
 28). Over the 18 labelled corpora, with a capable model behind it, it agreed on 98-100% of the offers of every
-file, where the rule alone gives 86-100% (``docs/harness.md``, rule/7); 37% of the requests reached the model.
+file, where the rule alone gives 86-100% (``docs/harness.md``, rule/7); 36% of the requests reached the model.
 
 Options: ``defer=READING,...`` (the rule's declines sent to the model; default ``DEFERRED``); every other option
 goes to the model responder (``base_url=...``, ``temperature=0``). An instance with k > 1 withheld facts (the hard
@@ -25,24 +25,22 @@ from typing import Any
 
 from harness import registry
 from harness.errors import HarnessError
-from harness.mira.agents.rule import RuleResponder
+from harness.mira.agents.rule import DECLINE_READINGS, RuleResponder
 from harness.mira.agents.rule_lexicon import HINT
 from harness.mira.audit import offer_is_canonical
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 
 DEFERRED = ("nothing_named", "known_fact", "not_held", "two_quantities", "target")
-READINGS = frozenset(("nothing_named", "known_fact", "not_held", "other_slot", "ambiguous", "target",
-                      "two_quantities", "everything", "too_many_names", "too_long"))
 
 
 class CascadeResponder(Responder):
     privileged = True
 
     def __init__(self, model: Responder, defer: tuple[str, ...] = DEFERRED):
-        unknown = sorted(set(defer) - READINGS)
+        unknown = sorted(set(defer) - set(DECLINE_READINGS))
         if unknown:
             raise HarnessError(f"cascade: defer names no reading of the rule responder: {', '.join(unknown)}; "
-                               f"known: {', '.join(sorted(READINGS))}")
+                               f"known: {', '.join(DECLINE_READINGS)}")
         if getattr(model, "privileged", False):
             raise HarnessError(f"cascade: the model responder {model.spec!r} must be one that sees only B's facts")
         self.rule = RuleResponder()

@@ -123,6 +123,9 @@ from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
 
 RULE_VERSION = "rule/7"
+# what a decline records as its "rule" (``Judgement.rule``); keep in step with ``judge``, ``_read`` and ``_decide``
+DECLINE_READINGS = ("nothing_named", "two_quantities", "known_fact", "other_slot", "target", "not_held", "ambiguous",
+                    "everything", "too_many_names", "too_long")
 _MARK = 0xE000  # mentions become private-use characters while the sentence structure is read
 MAX_MENTIONS = 0x100  # one mark each, U+E000..U+E0FF
 MEMO_SIZE = 64  # judgements remembered per lexicon (a run asks each instance a few requests)

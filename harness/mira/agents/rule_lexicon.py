@@ -1160,7 +1160,7 @@ def _by_content(words: list[str], table: Described, lexicon: Lexicon, placed: fr
     for slot, (every, meanings) in signatures.items():
         shared_by_all = len(stems & every)
         # "the bottom-right entry" is not a slot whose meanings place it in another corner, or nowhere
-        best = max((len(stems & own) for own, places in meanings if placed <= places), default=0) \
+        best = max((len(stems & own) for own, where in meanings if placed <= where), default=0) \
             if shared_by_all else 0
         if not best:
             continue
