@@ -192,8 +192,9 @@ def _one_axis(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
         if n > 1:  # counted among the others: "the fourth of the five evaluation points"
             out += [(phrase, "ordinal") for phrase in _of_the_n(ordinal_words(rank)[0], noun, n)]
         low, high = layout.extents.get((d.entity, d.owner, 0), (k, k))
-        # labels (x = -3, 0, 2) are ordered but B, holding one, is not told the others: "leftmost" stays A's word
-        low_ends, high_ends = (LOW_ENDS, HIGH_ENDS) if d.base is not None else ((), ())
+        # labels (x = -3, 0, 2) are listed in order, so "the leftmost point" is the first as surely as "the first"
+        # is; "the smallest value" is not (it reads as the smallest p(x)), so labels take only left and right
+        low_ends, high_ends = (LOW_ENDS, HIGH_ENDS) if d.base is not None else (LOW_ENDS[:1], HIGH_ENDS[:1])
         if high > low:
             if k == low:
                 out += [(f"the {w} {noun}", "position") for w in ("first", "earliest", *low_ends)]
@@ -205,7 +206,7 @@ def _one_axis(d: SlotDescription, layout: Layout) -> list[tuple[str, str]]:
                 out += [(phrase, "position") for w in ("last", "final", *high_ends) for phrase in _of_the_n(w, noun, n)]
             if len(here) > 2 and k == here[-2]:
                 out += [(f"the {w} {noun}", "position") for w in ("second to last", "second last", "penultimate")]
-            if low_ends and len(here) > 2 and len(here) % 2 == 1 and k == here[len(here) // 2]:
+            if d.base is not None and len(here) > 2 and len(here) % 2 == 1 and k == here[len(here) // 2]:
                 out += [(f"the {w} {noun}", "position") for w in ("middle", "central")]
                 out += [(phrase, "position") for phrase in _of_the_n("middle", noun, n)]
     return out

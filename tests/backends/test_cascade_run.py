@@ -12,6 +12,7 @@ from generators.jsonl import write_jsonl
 from generators.split import generate, typed_slots
 from harness import registry
 from harness.backends import mira_agents
+from harness.mira.agents.rule import RULE_VERSION
 from harness.mira.run import MiraRunConfig, run_mira
 
 SCRIPT = {"format": "scripted-replies/1", "replies": {
@@ -42,7 +43,7 @@ def test_cascade_run(fake_responder, tmp_path: Path) -> None:
     info = json.loads((tmp_path / "run" / "run.json").read_text())
     responder = info["agents"]["responder"]
     assert responder["kind"] == "CascadeResponder" and responder["model"]["spec"] == "fakellm:m"
-    assert responder["rule"].startswith("rule/7") and "nothing_named" in responder["defer"]
+    assert responder["rule"].startswith(RULE_VERSION) and "nothing_named" in responder["defer"]
     decided = {}
     for line in (tmp_path / "run" / "transcripts.jsonl").read_text().splitlines():
         record = json.loads(line)

@@ -12,6 +12,7 @@ import pytest
 from harness import registry
 from harness.errors import HarnessError
 from harness.mira.agents.cascade import DEFERRED, CascadeResponder
+from harness.mira.agents.rule import RULE_VERSION
 from harness.mira.request_corpus import build_instances
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 
@@ -90,7 +91,7 @@ def test_a_request_the_rule_cannot_read_goes_to_the_model_without_the_instance(i
     offer = decisions[1]
     assert offer.kind == "offer" and offer.constraint_quoted == "P(H) = 3/4" and offer.usage == {"prompt_tokens": 10}
     assert offer.rationale["rule"] == "model_offer" and offer.rationale["deferred"] == "nothing_named"
-    assert offer.rationale["model"] == "offer" and offer.rationale["responder"] == "rule/7"
+    assert offer.rationale["model"] == "offer" and offer.rationale["responder"] == RULE_VERSION
 
 
 @pytest.mark.parametrize("answer, said", [("decline", "decline"), ("garbled", "unreadable"),
@@ -140,7 +141,7 @@ def test_spec_and_options_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(cascade, CascadeResponder) and cascade.defer == ("nothing_named",)
     assert made == [{"temperature": "0"}]  # every other option is the model's
     described = cascade.describe()
-    assert described["deterministic"] is False and described["rule"].startswith("rule/7")
+    assert described["deterministic"] is False and described["rule"].startswith(RULE_VERSION)
     assert described["model"]["spec"] == "scriptedmodel:m" and described["prompt_version"] == "mira-responder/1"
     cascade.close()
     assert cascade.model.closed

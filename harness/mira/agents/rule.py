@@ -73,6 +73,9 @@ triple (a, b, c)") is context; "x0, is it plus or minus"; a family's cells of a 
 correlation matrix: ``relation_meanings``); a reading by content words keeps the matrix place the request names.
 Quoted formulas are found by a linear scan (the regex before it backtracked for minutes on a long clause).
 
+rule/8 (issue 28, seventh round): points given by label (a polynomial's x = -3, -1, 0, 2, 3) are listed in order, so
+"the leftmost evaluation point" is the first one and "the rightmost" the last, as "the first" and "the last" were.
+
 At k > 1 (the hard tier: B holds two withheld facts) the request is read once per withheld fact, that fact as
 the hint and the other among B's other slots (``RuleResponder.decide_among``): the fact exactly one reading offers
 is offered; a request for both is ``two_quantities``.
@@ -122,7 +125,7 @@ from harness.mira.agents.rule_reference import (
 from harness.mira.types import Responder, ResponderDecision, ResponderTurn
 from harness.text import normalize
 
-RULE_VERSION = "rule/7"
+RULE_VERSION = "rule/8"
 # what a decline records as its "rule" (``Judgement.rule``); keep in step with ``judge``, ``_read`` and ``_decide``
 DECLINE_READINGS = ("nothing_named", "two_quantities", "known_fact", "other_slot", "target", "not_held", "ambiguous",
                     "everything", "too_many_names", "too_long")
