@@ -122,7 +122,8 @@ def release_markdown(manifest: Mapping[str, Any]) -> str:
     if release.get("tag"):
         lines.append(f"| Release tag | `{release['tag']}` |")
     for bench, version in generator_versions_of(manifest).items():
-        lines.append(f"| {BENCHMARK_NAMES.get(bench, bench)} generator version | `{version}` |")
+        shown = ", ".join(f"`{v}`" for v in version.split(", "))  # two tiers: "`2.0.0`, `2.0.0+hard.1`"
+        lines.append(f"| {BENCHMARK_NAMES.get(bench, bench)} generator version | {shown} |")
     dirty = " (with local changes)" if manifest.get("code_dirty") else ""
     lines += [
         f"| Code | {_code_link(manifest)} |",

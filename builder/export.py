@@ -102,10 +102,21 @@ def code_repository() -> str:
 
 
 def generator_versions(manifest: Mapping[str, Any]) -> dict[str, str]:
-    """benchmark -> generator version of the configs in a manifest (``{"mira": "1.0.0", "elenchos": "0.1.0"}``)."""
-    out: dict[str, str] = {}
+    """benchmark -> generator version of the configs in a manifest (``{"mira": "1.0.0", "elenchos": "0.1.0"}``);
+    an export with two tiers of one benchmark gives both, in config order (``"2.0.0, 2.0.0+hard.1"``)."""
+    out: dict[str, list[str]] = {}
+    for bench, version in release_groups(manifest):
+        out.setdefault(bench, []).append(version)
+    return {bench: ", ".join(versions) for bench, versions in out.items()}
+
+
+def release_groups(manifest: Mapping[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    """(benchmark, generator version) -> the parameters of its first config, in config order: one entry per tier
+    an export holds (MIRA-Math's paper split and its hard tier are two)."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
     for c in manifest["configs"].values():
-        out.setdefault(c.get("benchmark", "mira"), c.get("generator_version", manifest.get("generator_version", "?")))
+        version = c.get("generator_version", manifest.get("generator_version", "?"))
+        out.setdefault((c.get("benchmark", "mira"), version), c["params"])
     return out
 
 

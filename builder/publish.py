@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from builder import untrusted
-from builder.export import CHECKSUMS, MANIFEST, README, generator_versions
+from builder.export import CHECKSUMS, MANIFEST, README, generator_versions, release_groups
 from builder.untrusted import ExportError
 from builder.verify import owned_paths, verify_stamped
 
@@ -58,12 +58,12 @@ class PublishError(RuntimeError):
 def release_tag(manifest: Mapping[str, Any]) -> str:
     """The default tag: per benchmark its generator version, seed and counts, joined by ``_``.
 
-    E.g. ``mira-2.0.0-seed1234-20x50_elenchos-0.2.0-seed1234`` (all configs) or ``mira-2.0.0-seed1234-20x50``."""
+    E.g. ``mira-2.0.0-seed1234-20x50_elenchos-0.2.0-seed1234`` (all configs) or ``mira-2.0.0-seed1234-20x50``; the
+    hard tier exported with the paper split adds its own part (``..._mira-2.0.0-hard.1-seed1234-hard10``)."""
     from generators.families import FAMILIES
 
     parts = []
-    for bench, version in generator_versions(manifest).items():
-        params = next(c["params"] for c in manifest["configs"].values() if c.get("benchmark", "mira") == bench)
+    for (bench, version), params in release_groups(manifest).items():  # a tier each: mira's paper split, its hard tier
         part = f"{bench}-{version.replace('+', '-')}-seed{params.get('seed')}"  # a tag has no "+" (2.0.0+hard.1)
         if bench == "mira":
             if "n_hard" in params:  # the hard tier (mira_hard)

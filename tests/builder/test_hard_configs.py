@@ -75,3 +75,20 @@ def test_run_eval_reads_the_hard_config_of_an_export(hard_release, tmp_path) -> 
                          "--out", str(out), "--quiet"]) == 0
         runs.append((out / "metrics.json").read_bytes())
     assert runs[0] == runs[1]
+
+
+def test_an_export_of_both_tiers_names_both_in_its_tag_and_card(tmp_path) -> None:
+    folder = tmp_path / "MIRA-BOTH"
+    export(folder, configs=["mira_zero_shot", "mira_hard"], code_commit="5" * 40, log=quiet, n_a=1, n_b=1,
+           **PARAMS)
+    manifest = json.loads((folder / MANIFEST).read_text())
+    assert manifest["generator_versions"] == {"mira": f"{GENERATOR_VERSION}, {HARD_TIER_VERSION}"}
+    tag = release_tag(manifest)
+    paper, hard = tag.split("_")
+    assert paper.startswith(f"mira-{GENERATOR_VERSION}-seed4321-1x1-1fam-")  # the paper split's counts
+    assert hard.startswith(f"mira-{HARD_TIER_VERSION.replace('+', '-')}-seed4321-hard1-1fam-")  # and the tier's
+    assert TAG_RE.match(tag)
+    card = (folder / "README.md").read_text()
+    assert f"| MIRA-Math generator version | `{GENERATOR_VERSION}`, `{HARD_TIER_VERSION}` |" in card
+    report = verify(folder)
+    assert report.ok, report.problems
