@@ -176,7 +176,10 @@ def _known_name(family: Any, inst: dict[str, Any], hint: dict[str, Any]) -> str 
 def _target_phrase(question: str) -> str:
     first = re.split(r"\?", question)[0]
     first = re.sub(r"^(?:In the stationary regime, )?what (?:is|are) ", "", first, flags=re.I)
-    return first.split(", ")[0].rstrip(".")
+    return _DEPTH_ZERO_COMMA.split(first)[0].rstrip(".")  # "the solution (a, b, c) of the system" stays whole
+
+
+_DEPTH_ZERO_COMMA = re.compile(r", (?![^()]*\))")
 
 
 def _type_b(inst: dict[str, Any], alias: str) -> str:
