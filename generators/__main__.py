@@ -137,7 +137,6 @@ def _out_problem(out: str) -> str | None:
 
 
 def run_mira(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None) -> int:
-    args = _with_defaults(args)
     problem = _usage_problem(args, parser)
     if problem is not None:
         if parser is not None:
@@ -206,14 +205,6 @@ def summary_table(summary: dict) -> str:
     for family, row in by_family.items():
         lines.append(f"{family:<{width}}  " + "  ".join(f"{row.get(c, 0):>4}" for c in columns))
     return "\n".join(lines)
-
-
-def _with_defaults(args: argparse.Namespace) -> argparse.Namespace:
-    """Namespaces built by callers other than this parser (tests, scripts) may predate --tier and --n-hard."""
-    for name, value in (("tier", "default"), ("n_hard", HARD_PER_BLOCK)):
-        if not hasattr(args, name):
-            setattr(args, name, value)
-    return args
 
 
 def main(argv: list[str] | None = None) -> int:
