@@ -68,7 +68,7 @@ def parser() -> argparse.ArgumentParser:
     u.add_argument("--repo-id", required=True, help="ORG/NAME")
     u.add_argument("--revision", help="branch to commit to (created from main if missing; default main)")
     u.add_argument("--tag", help="release tag (default from the manifest, e.g. "
-                                 "mira-2.0.0-seed1234-20x50_elenchos-0.2.0-seed1234)")
+                                 "mira-2.0.0-seed1234-20x50_elenchos-0.2.0-seed1234-r5)")
     u.add_argument("--replace", action="store_true",
                    help="replace a different seed set on the branch (it stays loadable by its tag)")
     u.add_argument("--allow-dirty", action="store_true", help="publish an export made from uncommitted code")

@@ -111,12 +111,16 @@ def generator_versions(manifest: Mapping[str, Any]) -> dict[str, str]:
 
 
 def release_groups(manifest: Mapping[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
-    """(benchmark, generator version) -> the parameters of its first config, in config order: one entry per tier
-    an export holds (MIRA-Math's paper split and its hard tier are two)."""
+    """(benchmark, generator version) -> the parameters of its configs together (the first config's value where
+    two give one), in config order: one entry per tier an export holds (MIRA-Math's paper split and its hard tier
+    are two). Together, because a tier's configs take different parameters: Elenchos' configurations take only
+    the seed, its ladder and benchmark the repetitions too."""
     out: dict[tuple[str, str], dict[str, Any]] = {}
     for c in manifest["configs"].values():
         version = c.get("generator_version", manifest.get("generator_version", "?"))
-        out.setdefault((c.get("benchmark", "mira"), version), c["params"])
+        params = out.setdefault((c.get("benchmark", "mira"), version), {})
+        for key, value in c["params"].items():
+            params.setdefault(key, value)
     return out
 
 

@@ -2,7 +2,7 @@
 
 A seed set is a version of the Hub repo: every publish makes one commit on the target branch (``main``
 unless ``--revision``) and tags it (``--tag``, default from the manifest, e.g.
-``mira-2.0.0-seed1234-20x50_elenchos-0.2.0-seed1234`` for the default export of all five configs),
+``mira-2.0.0-seed1234-20x50_elenchos-0.2.0-seed1234-r5`` for the default export of all five configs),
 so ``load_dataset(REPO, CONFIG, revision=TAG)`` gives exactly that release later. Safety rules:
 
 * the remote ``manifest.json`` is read first; a *different* seed set on the branch is replaced only with
@@ -58,7 +58,7 @@ class PublishError(RuntimeError):
 def release_tag(manifest: Mapping[str, Any]) -> str:
     """The default tag: per benchmark its generator version, seed and counts, joined by ``_``.
 
-    E.g. ``mira-2.0.0-seed1234-20x50_elenchos-0.2.0-seed1234`` (all configs) or ``mira-2.0.0-seed1234-20x50``; the
+    E.g. ``mira-2.0.0-seed1234-20x50_elenchos-0.2.0-seed1234-r5`` (all configs) or ``mira-2.0.0-seed1234-20x50``; the
     hard tier exported with the paper split adds its own part (``..._mira-2.0.0-hard.1-seed1234-hard10``)."""
     from generators.families import FAMILIES
 

@@ -363,3 +363,14 @@ def test_the_release_held_in_memory_is_capped(releases, tmp_path, monkeypatch):
     monkeypatch.setattr(builder.publish, "MAX_RELEASE_BYTES", 2000)
     with pytest.raises(PublishError, match="held in memory: at most 2000 bytes"):
         read_verified(releases[0], digests)
+
+
+@pytest.mark.parametrize("repetitions", [1, 2, 5])
+def test_the_default_tag_names_the_repetitions_of_every_elenchos_export(repetitions):
+    # elenchos_configurations comes first and takes only the seed: the tag reads the tier's configs together
+    def config(name, params):
+        return name, {"benchmark": "elenchos", "generator_version": "0.2.0", "params": params, "splits": {}}
+
+    manifest = {"configs": dict([config("elenchos_configurations", {"seed": 1234}),
+                                 config("elenchos_ladder", {"seed": 1234, "repetitions": repetitions})])}
+    assert release_tag(manifest) == f"elenchos-0.2.0-seed1234-r{repetitions}"
