@@ -115,6 +115,8 @@ def dataset_info_yaml(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def release_markdown(manifest: Mapping[str, Any]) -> str:
+    from builder.export import NAMED_ONLY
+
     release = manifest.get("release") or {}
     lines = ["| | |", "|---|---|"]
     if release.get("repo_id"):
@@ -141,7 +143,8 @@ def release_markdown(manifest: Mapping[str, Any]) -> str:
                 f"| `{name}` | {split} | {s['num_examples']:,} | `{version}` | {params} | `{s['jsonl_sha256']}` |"
             )
     for name, reason in manifest.get("skipped", {}).items():
-        why = "not selected" if reason == "not selected" else "its generator was not available at export time"
+        why = reason if reason == "not selected" else NAMED_ONLY if reason.startswith(NAMED_ONLY) \
+            else "its generator was not available at export time"  # (manifests before NAMED_ONLY render so too)
         lines.append(f"| `{name}` | - | - | - | not in this export ({why}) | - |")
     with_counts = [(n, c) for n, c in manifest["configs"].items() if _counts(c)]
     if with_counts:

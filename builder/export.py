@@ -50,6 +50,8 @@ README = "README.md"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CARD = REPO_ROOT / "dataset_card.md"
 # Paths whose state the recorded code commit is about (``code_dirty`` is true when any has local changes).
+# Why a config with ``default_export=False`` (an ablation, the hard tier) is not in an export that did not name it.
+NAMED_ONLY = "exported only when named"
 CODE_PATHS = ("builder", "generators", "verifiers", "schemas", "elenchos", "lambdapy", "dataset_card.md")
 
 
@@ -162,7 +164,8 @@ def make_plan(
 ) -> Plan:
     """The plan for ``export``: every default config (or ``configs``) with ``overrides`` (seed, n_a, ...).
 
-    Configs with ``default_export=False`` (the slot-notice ablation) are recorded as skipped unless named."""
+    Configs with ``default_export=False`` (the slot-notice ablation, the hard tier) are recorded as skipped unless
+    named."""
     from builder.mira_elenchos import BenchConfig
 
     wanted = list(configs) if configs else None
@@ -175,7 +178,7 @@ def make_plan(
             plan.skipped[spec.name] = "not selected"
             continue
         if wanted is None and not spec.default_export:
-            plan.skipped[spec.name] = f"an ablation, exported only when named (--configs {spec.name})"
+            plan.skipped[spec.name] = f"{NAMED_ONLY} (--configs {spec.name})"
             continue
         reason = spec.unavailable()
         if reason:

@@ -38,6 +38,7 @@ from builder.export import (
     CHECKSUMS,
     DEFAULT_CARD,
     MANIFEST,
+    NAMED_ONLY,
     README,
     ROWS_PER_FILE,
     SplitOutput,
@@ -145,10 +146,12 @@ def _check_files(folder: Path, manifest: dict[str, Any], sums: dict[str, str], r
             report.problems.append(f"config {name}: unknown to this code")
     by_reason: dict[str, list[str]] = {}
     for name, reason in skipped.items():
-        by_reason.setdefault(reason, []).append(name)
+        by_reason.setdefault(f"{NAMED_ONLY}: --configs NAME" if reason.startswith(NAMED_ONLY) else reason,
+                             []).append(name)
     for reason, names in by_reason.items():
         report.notes.append(f"not in this export: {', '.join(names)} ({reason})")
-    now = [n for n in skipped if n in known and skipped[n] != "not selected" and get_spec(n).unavailable() is None]
+    now = [n for n in skipped if n in known and skipped[n] != "not selected" and get_spec(n).default_export
+           and get_spec(n).unavailable() is None]  # skipped then for want of its generator
     if now:
         report.notes.append(f"available here now, so a new export would include them: {', '.join(now)}")
 

@@ -213,3 +213,18 @@ def test_card_default_config_and_sizes_come_from_the_export(tmp_path):
         assert size_category(n) in allowed
     assert size_category(20_000_000) == "10M<n<100M"
     assert render_readme(manifest) == text
+
+
+def test_configs_exported_only_when_named_are_said_to_be_so(small_export):
+    from builder.verify import verify
+
+    manifest = json.loads((small_export / MANIFEST).read_text())
+    named_only = [name for name in ("mira_zero_shot_notice", "mira_hard") if name in manifest["skipped"]]
+    assert named_only == ["mira_zero_shot_notice", "mira_hard"]
+    card = (small_export / README).read_text()
+    for name in named_only:
+        assert f"| `{name}` | - | - | - | not in this export (exported only when named) | - |" in card
+    assert "its generator was not available" not in card
+    report = verify(small_export, regenerate=False)
+    assert report.ok, report.problems
+    assert not any("available here now" in note for note in report.notes), report.notes  # nothing was missing
