@@ -22,7 +22,7 @@ from harness.errors import HarnessError
 from harness.inspect_adapter import importer as inspect_importer
 from harness.plugins import Benchmark, benchmarks
 from harness.redact import redact
-from harness.rundir import RunDir, write_json_atomic
+from harness.rundir import MAIN_JSON, RUN_JSON, RunDir, write_json_atomic
 
 
 def build_parser(plugins: dict[str, Benchmark]) -> argparse.ArgumentParser:
@@ -152,7 +152,6 @@ def score(args: argparse.Namespace, plugins: dict[str, Benchmark]) -> int:
 
 
 MAIN_SETTINGS = ("seed", "n_a", "n_b", "elenchos_seed", "elenchos_repetitions")
-MAIN_JSON = "main.json"
 
 
 def main_job(args: argparse.Namespace, plugins: dict[str, Benchmark]) -> int:
@@ -183,5 +182,8 @@ def check_main_settings(out: Path, args: argparse.Namespace) -> None:
                                "or --fresh to replace its data and runs")
     if out.exists() and not out.is_dir():
         raise HarnessError(f"{out} is a file; use a new --out directory")
+    if os.path.lexists(out / RUN_JSON):
+        raise HarnessError(f"{out} is a run directory (it has {RUN_JSON}); the main job writes a folder of runs: "
+                           "use a new --out directory")
     out.mkdir(parents=True, exist_ok=True)
     write_json_atomic(path, settings)

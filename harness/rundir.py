@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import itertools
 import json
 import os
 import stat
@@ -39,6 +40,8 @@ from verifiers import safejson
 
 TRANSCRIPTS = "transcripts.jsonl"
 RUN_JSON = "run.json"
+MAIN_JSON = "main.json"  # the main job's settings: its --out is a folder of runs
+MAX_ENTRIES_LOOKED_AT = 10_000
 METRICS_JSON = "metrics.json"
 PARTIAL = "transcripts.partial"
 
@@ -314,6 +317,10 @@ class RunDir:
             raise HarnessError(f"{self.path} is a file, not a run directory; use a new --out directory")
         info = self.load_info()
         if info is None:
+            held = self.runs_held()
+            if held:
+                raise HarnessError(f"{self.path} is a folder of runs ({held}), not a run directory; give this run a "
+                                   f"folder of its own, e.g. --out {self.path / 'NAME'}")
             if os.path.lexists(self.transcripts) and (self.transcripts.is_symlink() or not self.transcripts.is_file()
                                                       or self.transcripts.stat().st_size > 0):
                 raise HarnessError(f"{self.transcripts} exists without run.json; use a new --out directory")
@@ -321,6 +328,19 @@ class RunDir:
         check_benchmark(info, config, self.path)
         check_config(info.get("config", {}), config, self.path)
         return info, read_transcripts(self.transcripts, key=key, repair=True, schema=schema)
+
+    def runs_held(self) -> str | None:
+        """What makes this folder a folder of runs rather than a run (the main job's ``main.json``, a run folder
+        inside it), or None. Only the first ``MAX_ENTRIES_LOOKED_AT`` entries are looked at."""
+        if not self.path.is_dir():
+            return None
+        if os.path.lexists(self.path / MAIN_JSON):
+            return f"the main job's, {MAIN_JSON}"
+        with os.scandir(self.path) as entries:
+            for entry in itertools.islice(entries, MAX_ENTRIES_LOOKED_AT):
+                if entry.is_dir(follow_symlinks=False) and os.path.isfile(os.path.join(entry.path, RUN_JSON)):
+                    return f"{entry.name}/{RUN_JSON}"
+        return None
 
     def writer(self, fsync: str = "step") -> TranscriptWriter:
         self.path.mkdir(parents=True, exist_ok=True)

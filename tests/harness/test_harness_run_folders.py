@@ -199,6 +199,24 @@ def test_main_rerun_with_another_seed_is_refused_before_touching_data(tmp_path: 
     assert (out / "data" / "mira_zero_shot.jsonl").read_text() == "earlier data\n"
 
 
+def test_a_folder_of_runs_and_a_run_folder_are_not_mistaken_for_each_other(tmp_path: Path, small_dataset) -> None:
+    main = tmp_path / "default"
+    (main / "mira_oracle_rule_zs").mkdir(parents=True)
+    (main / "main.json").write_text(json.dumps({"seed": 1234}))
+    proc = run_eval("mira", "--dataset", str(small_dataset), "--out", str(main))  # a run into the main job's folder
+    one_line_error(proc, f"{main} is a folder of runs (the main job's, main.json), not a run directory")
+    (main / "main.json").unlink()
+    (main / "mira_oracle_rule_zs" / "run.json").write_text("{}")
+    one_line_error(run_eval("mira", "--dataset", str(small_dataset), "--out", str(main)),
+                   "is a folder of runs (mira_oracle_rule_zs/run.json)")
+    assert sorted(p.name for p in main.iterdir() if p.name != ".lock") == ["mira_oracle_rule_zs"]
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "run.json").write_text("{}")
+    one_line_error(run_eval("main", "--out", str(run)), f"{run} is a run directory (it has run.json)")
+    assert sorted(p.name for p in run.iterdir() if p.name != ".lock") == ["run.json"]
+
+
 @pytest.mark.parametrize("command", ["mira", "elenchos"])
 def test_fsync_has_help(command: str) -> None:
     text = " ".join(run_eval(command, "--help").stdout.split())
