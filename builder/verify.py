@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,10 +87,22 @@ def _row_id(row: dict[str, Any]) -> str:
     return f" (id {row['id']})" if "id" in row else ""
 
 
+def _not_an_export(path: Path) -> str:
+    """Why ``path`` (not a folder) cannot be verified, and what to run instead."""
+    if not os.path.lexists(path):
+        return "no such folder"
+    if path.suffix == ".jsonl":
+        return f"a file, not an export folder; a generated JSONL is checked by: python -m verifiers validate {path}"
+    return "a file, not an export folder (the --out folder of python -m builder export)"
+
+
 def check_integrity(folder: Path, report: Report, card: str | Path | None = None) -> dict[str, Any] | None:
     """Stage 1; returns the manifest when it could be read."""
     if not folder.is_dir():
-        report.refuse(f"{folder}: not a folder")
+        report.refuse(_not_an_export(folder))
+        return None
+    if not os.path.lexists(folder / MANIFEST) and os.path.lexists(folder.parent / MANIFEST):
+        report.refuse(f"{MANIFEST}: missing; this is a config folder of the export {folder.parent}: verify that folder")
         return None
     try:
         untrusted.refuse_scripts(folder)

@@ -93,7 +93,13 @@ def test_extra_and_missing_files_and_a_bad_manifest(export_copy, tmp_path):
     assert report.problems == ["mira_zero_shot/test-00001-of-00001.parquet: not listed in CHECKSUMS"]
     (export_copy / CHECKSUMS).unlink()
     assert any(p.startswith("CHECKSUMS: missing") for p in verify(export_copy, regenerate=False).problems)
-    assert verify(tmp_path / "nowhere").problems == [f"{tmp_path / 'nowhere'}: not a folder"]
+    assert verify(tmp_path / "nowhere").problems == ["no such folder"]  # the CLI puts the path before it
+    (tmp_path / "split.jsonl").write_text("{}\n")
+    assert verify(tmp_path / "split.jsonl").problems == [
+        f"a file, not an export folder; a generated JSONL is checked by: python -m verifiers validate "
+        f"{tmp_path / 'split.jsonl'}"]
+    assert verify(export_copy / "mira_zero_shot").problems == [
+        f"manifest.json: missing; this is a config folder of the export {export_copy}: verify that folder"]
     empty = tmp_path / "empty"
     empty.mkdir()
     assert verify(empty).problems[0] == "manifest.json: missing"
