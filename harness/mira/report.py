@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,7 +131,9 @@ def family_table(title: str, by_family: dict[str, dict[str, Any]], types: dict[s
 
 # ------------------------------------------------------------------------------ several runs
 def comparison_tables(runs: list[ScoredRun], family_deltas: bool = True) -> list[Table]:
-    heads = [{"run": r.agents, "format": r.regime, "n": r.summary["overall"]["n"]} for r in runs]
+    names = run_names(runs)
+    heads = [{"run": name, "format": r.regime, "n": r.summary["overall"]["n"]} for name, r in zip(names, runs,
+                                                                                               strict=True)]
     multi = any(r.multi_hint for r in runs)
     overall = [{**h, **({"p_some_hints": 0.0} if multi else {}), **r.summary["overall"]}
                for h, r in zip(heads, runs, strict=True)]  # a run of k = 1 instances has no "some hints" class
@@ -149,13 +152,23 @@ def comparison_tables(runs: list[ScoredRun], family_deltas: bool = True) -> list
     return tables
 
 
+def run_names(runs: list[ScoredRun]) -> list[str]:
+    """What tells the runs apart in a comparison: the agents, with the slot-notice views named; runs that still
+    share a name and regime (the same agents on other data) add their folder's name."""
+    names = [r.agents + (", slot notice" if r.view_variant == "slot_notice" else "") for r in runs]
+    seen = Counter((name, r.regime) for name, r in zip(names, runs, strict=True))
+    return [f"{name} [{r.path.name}]" if seen[name, r.regime] > 1 else name
+            for name, r in zip(names, runs, strict=True)]
+
+
 def _accuracy_matrix(title: str, grouping: str, runs: list[ScoredRun]) -> Table:
     groups: list[str] = []
     by_run = [_grouping(run, grouping) for run in runs]
     for run_groups in by_run:
         groups.extend(g for g in run_groups if g not in groups)
     columns = [Column("Group", "group", "s")]
-    columns += [Column(f"{r.agents} {r.regime}", f"run{i}") for i, r in enumerate(runs)]
+    columns += [Column(f"{name} {r.regime}", f"run{i}") for i, (name, r) in enumerate(zip(run_names(runs), runs,
+                                                                                          strict=True))]
     rows = []
     for g in groups:
         row: dict[str, Any] = {"group": g}

@@ -12,7 +12,7 @@ from generators.jsonl import write_jsonl
 from generators.split import generate, typed_slots
 from harness import registry
 from harness.mira.agents.copy_solver import CopySolver
-from harness.mira.report import view_pairs
+from harness.mira.report import run_names, view_pairs
 from harness.mira.run import MiraRunConfig, run_mira
 from harness.mira.score import score_run, score_runs
 from harness.mira.types import SolverTurn
@@ -84,6 +84,9 @@ def test_score_prints_the_localization_cost(copy_runs: dict[str, Path], tmp_path
     assert groups["Type B"]["accuracy"]["cost"] == 0  # the copier guesses either way
     assert groups["deconvolution"]["first_request_success"]["slot_notice"] == 1
     assert "Localization cost" in (tmp_path / "cmp" / "comparison.md").read_text()
+    assert "| copy/rule, slot notice ZS |" in (tmp_path / "cmp" / "comparison.md").read_text()  # a column each
+    assert run_names(runs) == ["copy/rule", "copy/rule, slot notice"]
+    assert run_names([runs[0], runs[0]]) == [f"copy/rule [{runs[0].path.name}]"] * 2  # the same agents, other data
 
 
 def test_localization_cost_comes_from_the_transcripts_alone(copy_runs: dict[str, Path], tmp_path: Path) -> None:
