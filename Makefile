@@ -33,7 +33,7 @@ PYTEST_JOBS ?= logical
 test: $(VENV)/.installed-test
 	export MIRA_TEST_STARTED=$$(date +%s); \
 	$(PY) -m ruff check . && \
-	$(PY) -m pytest -n $(PYTEST_JOBS) --dist loadfile
+	$(PY) -m pytest -q -n $(PYTEST_JOBS) --dist loadfile
 
 bench: $(VENV)/.installed-test
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
