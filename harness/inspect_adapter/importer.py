@@ -140,7 +140,11 @@ def _transcripts(path: str, samples: list[Any]) -> tuple[str, list[dict[str, Any
         seen.add(line["instance_id"])
         lines.append(line)
     if benchmark is None or run_info is None:
-        raise HarnessError(f"{path}: no sample has a transcript of harness/inspect_tasks.py (mira_math or elenchos)")
+        failed = next((s for s in skipped if s["error"] != "no transcript"), None)
+        why = (f"; samples failed, e.g. [{failed['id']}]: {failed['error'][:200]}"
+               if failed else "")
+        raise HarnessError(f"{path}: no sample has a transcript of harness/inspect_tasks.py (mira_math or elenchos)"
+                           + why)
     return benchmark, lines, run_info, skipped
 
 

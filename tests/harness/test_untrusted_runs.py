@@ -303,6 +303,21 @@ def test_import_inspect_of_a_good_store_still_imports(bases: corpus.Bases, tmp_p
     assert main(["score", str(out), "--no-figures"]) == 0
 
 
+def test_import_inspect_of_a_log_whose_samples_failed_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from harness.cli import main
+    from harness.inspect_adapter import importer
+
+    log = _fake_log([], {})
+    log.samples = [SimpleNamespace(id="bay-1", epoch=1, store={},
+                                   error=SimpleNamespace(message="ConnectError: [Errno 111] Connection refused"))]
+    monkeypatch.setattr(importer, "_read", lambda path: log)
+    assert main(["import-inspect", "failed.eval", "--out", str(tmp_path / "imported")]) == 2
+    assert capsys.readouterr().err.strip().endswith(
+        "no sample has a transcript of harness/inspect_tasks.py (mira_math or elenchos); samples failed, e.g. "
+        "[bay-1]: ConnectError: [Errno 111] Connection refused")
+
+
 @pytest.mark.parametrize("kind", ["devzero", "fifo", "directory"])
 def test_import_inspect_reads_only_a_regular_log(kind: str, tmp_path: Path, outside: Path) -> None:
     pytest.importorskip("inspect_ai")
