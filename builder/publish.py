@@ -376,9 +376,9 @@ def local_plan_lines(folder: Path, staged: Mapping[str, bytes], repo_id: str, br
     """The release as it would be uploaded, read from ``folder`` alone (no Hub call)."""
     sizes = {p: len(v) for p, v in staged.items()}
     total = _size(sum(sizes.values()))
-    out = [f"dry run: the release in {folder}: {len(staged)} files, {total}, to {repo_id}@{branch} "
-           f"as tag {tag}"]
-    out += [f"  upload {p} ({_size(n)})" for p, n in sizes.items()]
+    out = [f"dry run: the release in {folder}: {len(staged)} files, {total}, for {repo_id}@{branch} "
+           f"as tag {tag} (what would change there follows once the Hub is read)"]
+    out += [f"  file {p} ({_size(n)})" for p, n in sizes.items()]
     return out
 
 

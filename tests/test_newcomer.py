@@ -78,7 +78,8 @@ def test_publish_dry_run_without_the_hub_prints_the_local_plan_then_one_line(wor
     one_line(proc, why)
     assert proc.stderr.startswith("publish: cannot reach the Hub at ")
     assert "\ndry run: the release in MIRA-MATH: " in "\n" + proc.stdout
-    assert "  upload mira_zero_shot/test-00000-of-00001.parquet (" in proc.stdout
+    assert "  file mira_zero_shot/test-00000-of-00001.parquet (" in proc.stdout
+    assert "  upload " not in proc.stdout  # nothing is said to be uploaded before the Hub was read
     assert sorted(p.name for p in world.iterdir()) == before
 
 
