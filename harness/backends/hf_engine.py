@@ -40,14 +40,25 @@ DTYPES = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float1
 
 
 def _check_local_path(model: str) -> None:
-    """``hf:./x`` or ``hf:/models/x`` names a folder: say plainly when it is missing (not "Repo id must be ...")."""
-    if model.startswith(("/", "./", "../", "~", ".\\")) or model in (".", ".."):
-        path = Path(model).expanduser()
-        if not path.exists():
-            raise BackendError(f"hf backend: model path {model} does not exist (a local folder with config.json; "
-                               "`python -m harness.backends.tiny DIR` writes a tiny test model)")
-        if not path.is_dir():
-            raise BackendError(f"hf backend: model path {model} is not a folder")
+    """``hf:./x``, ``hf:/models/x`` and ``hf:runs/x`` (its first part a folder here) name a folder: say plainly
+    when it is missing, at once (not after the Hub's retries for a repo of that name)."""
+    path = Path(model).expanduser()
+    if not _names_a_folder(model, path):
+        return
+    if not path.exists():
+        raise BackendError(f"hf backend: model path {model} does not exist (a local folder with config.json; "
+                           "`python -m harness.backends.tiny DIR` writes a tiny test model; a Hub repo is ORG/NAME)")
+    if not path.is_dir():
+        raise BackendError(f"hf backend: model path {model} is not a folder")
+
+
+def _names_a_folder(model: str, path: Path) -> bool:
+    """Whether ``model`` is a path rather than a Hub repo id (``gpt2``, ``ORG/NAME``): it says so (``./``, ``/``,
+    ``~``), it exists here, it has more than two parts, or its first part is a folder here (``runs/tiny``)."""
+    if model.startswith(("/", "./", "../", "~", ".\\")) or model in (".", "..") or path.exists():
+        return True
+    parts = model.split("/")
+    return len(parts) > 2 or (len(parts) == 2 and Path(parts[0]).is_dir())
 
 
 def create(model: str, opts: Options) -> HFEngine:

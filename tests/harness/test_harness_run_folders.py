@@ -57,12 +57,13 @@ def small_dataset(split_files: dict[str, Path], tmp_path: Path) -> Path:
         (["--solver", "nosuch"], "unknown mira.solver agent 'nosuch'"),
         (["--solver", "oracle", "--solver-opt", "colour=blue"], "unknown option"),
         (["--solver", "hf:./no-such-model"], "model path ./no-such-model does not exist"),
+        (["--solver", "hf:tests/no-such-model"], "model path tests/no-such-model does not exist"),  # not a Hub id
         (["--solver", "openai:gpt-4o-mini"], "OPENAI_API_KEY"),
         (["--condition", "oracle_hint", "--responder", "rule"], "there is no responder; drop --responder"),
         (["--solver", "vllm:./some-model"], "vllm backend: vLLM is not installed"),
     ],
-    ids=["unknown-agent", "bad-option", "missing-model-path", "missing-api-key", "oracle-hint-with-responder",
-         "vllm-not-installed"],
+    ids=["unknown-agent", "bad-option", "missing-model-path", "missing-model-path-without-dot", "missing-api-key",
+         "oracle-hint-with-responder", "vllm-not-installed"],
 )
 def test_a_run_that_cannot_start_leaves_no_folder(small_dataset: Path, tmp_path: Path, args: list[str],
                                                   message: str) -> None:
@@ -71,6 +72,16 @@ def test_a_run_that_cannot_start_leaves_no_folder(small_dataset: Path, tmp_path:
     out = tmp_path / "run"
     one_line_error(run_eval("mira", "--dataset", str(small_dataset), "--out", str(out), *args), message)
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("model", "folder"), [("gpt2", False), ("meta-llama/Llama-3.2-1B", False),
+                                               ("tests/tiny", True), ("a/b/c", True), ("./x", True), ("~/x", True)])
+def test_a_model_spec_is_a_path_or_a_hub_repo_id(model: str, folder: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.backends.hf_engine import _names_a_folder
+
+    monkeypatch.chdir(ROOT)  # where "tests" is a folder
+    assert _names_a_folder(model, Path(model).expanduser()) is folder
+
 
 
 def test_elenchos_bad_agent_leaves_no_folder(tmp_path: Path) -> None:
