@@ -39,6 +39,13 @@ def from_caller(path: str | None) -> str | None:
     return str(Path(caller) / path)
 
 
+def spec_from_caller(spec: str) -> str:
+    """An agent spec whose model is a relative folder (``hf:./runs/tiny``, ``cascade:hf:runs/tiny``) with that
+    folder read from the caller's directory, as ``from_caller`` reads a dataset."""
+    head, sep, model = spec.rpartition(":")
+    return f"{head}{sep}{from_caller(model)}" if sep and model else spec
+
+
 @task
 def mira_math(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: str = "auto",
               condition: str = "standard", responder: str = "rule", responder_options: Any = None,
@@ -54,7 +61,8 @@ def mira_math(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: 
         regime: ``auto`` (four-shot iff every instance has worked examples), ``zero_shot`` or ``four_shot``
             (also spelled ``few_shot``).
         condition: ``standard`` or ``oracle_hint`` (no responder; the hint is given up front).
-        responder: a ``mira.responder`` spec of ``run_eval.py agents`` (``rule``, ``openai:MODEL``, ...).
+        responder: a ``mira.responder`` spec of ``run_eval.py agents`` (``rule``, ``openai:MODEL``, ...); a relative
+            model folder (``hf:./runs/tiny``) is read from where ``inspect eval`` was started.
         responder_options: responder options, ``"k=v,k2=v2"`` or a mapping.
         after_offer: ``answer`` (the next turn after an offer is the last) or ``continue``.
         limit: only the first N instances (generated configs generate only these).
@@ -63,8 +71,8 @@ def mira_math(dataset: str | None = None, config: str = DEFAULT_CONFIG, regime: 
         time_limit: inspect's per-sample time limit in seconds.
         revision: with a Hub repo id: branch, release tag or commit (default main).
     """
-    return mira_task(from_caller(dataset), config, regime, condition, responder, responder_options, after_offer, limit,
-                     message_limit, token_limit, time_limit, revision)
+    return mira_task(from_caller(dataset), config, regime, condition, spec_from_caller(responder), responder_options,
+                     after_offer, limit, message_limit, token_limit, time_limit, revision)
 
 
 @task

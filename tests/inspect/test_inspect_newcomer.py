@@ -94,3 +94,16 @@ def test_inspect_hit_rate_skips_instances_without_responder_messages(mira_files:
                  != s.scores["mira_scorer"].value["hit_rate"]]  # NaN: no responder message
     assert undefined, "the script should have an instance without responder messages"
     assert theirs == pytest.approx(ours)
+
+
+def test_a_relative_model_folder_of_the_responder_is_read_from_the_caller(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.inspect_tasks import TASK_DIR, spec_from_caller
+
+    (tmp_path / "runs" / "tiny").mkdir(parents=True)
+    monkeypatch.chdir(TASK_DIR)  # where inspect runs a task file's code
+    monkeypatch.setenv("PWD", str(tmp_path))  # where `inspect eval` was started
+    assert spec_from_caller("hf:./runs/tiny") == f"hf:{tmp_path / 'runs' / 'tiny'}"
+    assert spec_from_caller("cascade:hf:runs/tiny") == f"cascade:hf:{tmp_path / 'runs' / 'tiny'}"
+    for kept in ("rule", "openai:gpt-4o-mini", "hf:ORG/NAME", "hf:/models/x"):
+        assert spec_from_caller(kept) == kept
