@@ -118,11 +118,18 @@ def runs_inside(path: str) -> list[str]:
 
 
 def expand_runs(paths: list[str]) -> list[str]:
-    """``paths`` with each folder of runs replaced by the runs inside it (said on stderr)."""
+    """``paths`` with each folder of runs replaced by the runs inside it (said on stderr); of those, a rejudge
+    folder and a run that finished no instance are set aside with a note, not scored."""
     expanded: list[str] = []
     for path in paths:
         inside = runs_inside(path)
         if inside:
+            aside = {p: why for p in inside if (why := _not_scored(p)) is not None}
+            for p, why in aside.items():
+                print(f"{p}: {why}; not scored", file=sys.stderr)
+            inside = [p for p in inside if p not in aside]
+            if not inside:
+                raise HarnessError(f"{path}: none of its runs can be scored (see the notes above)")
             names = ", ".join(Path(p).name for p in inside)
             print(f"{path} is a folder of {len(inside)} run(s); scoring each: {names}", file=sys.stderr)
         elif Path(path).is_file():
@@ -134,6 +141,20 @@ def expand_runs(paths: list[str]) -> list[str]:
                                "of run_eval.py mira|elenchos|rejudge|import-inspect, or a folder of them")
         expanded.extend(inside or [path])
     return expanded
+
+
+def _not_scored(path: str) -> str | None:
+    """Why a run found inside a folder of runs is not scored with the others, or None."""
+    try:
+        info = RunDir(path).load_info()
+    except HarnessError as exc:
+        return str(exc)
+    if info and info.get("benchmark") == "mira-rejudge":
+        return "a rejudge folder (its agreement is in agreement.json)"
+    transcripts = Path(path) / "transcripts.jsonl"
+    if not transcripts.is_file() or transcripts.stat().st_size == 0:
+        return "no finished instance yet"
+    return None
 
 
 def score(args: argparse.Namespace, plugins: dict[str, Benchmark]) -> int:

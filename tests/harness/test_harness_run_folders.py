@@ -228,6 +228,30 @@ def test_a_folder_of_runs_and_a_run_folder_are_not_mistaken_for_each_other(tmp_p
     assert sorted(p.name for p in run.iterdir() if p.name != ".lock") == ["run.json"]
 
 
+def test_score_on_a_folder_sets_aside_what_it_cannot_score_and_scores_the_rest(small_dataset: Path, tmp_path: Path,
+                                                                              capsys: pytest.CaptureFixture[str]
+                                                                              ) -> None:
+    import shutil
+
+    from harness.cli import main
+
+    runs = tmp_path / "runs"
+    assert main(["mira", "--dataset", str(small_dataset), "--out", str(runs / "a"), "--quiet"]) == 0
+    assert main(["rejudge", str(runs / "a"), "--responder", "rule", "--out", str(runs / "a-rejudged")]) == 0
+    (runs / "down").mkdir()  # a run that stopped before its first instance (a server that was down)
+    shutil.copy(runs / "a" / "run.json", runs / "down" / "run.json")
+    (runs / "down" / "transcripts.jsonl").write_text("")
+    capsys.readouterr()
+    assert main(["score", str(runs), "--no-figures"]) == 0
+    err = capsys.readouterr().err
+    assert f"{runs / 'a-rejudged'}: a rejudge folder (its agreement is in agreement.json); not scored" in err
+    assert f"{runs / 'down'}: no finished instance yet; not scored" in err
+    assert f"{runs} is a folder of 1 run(s); scoring each: a" in err
+    shutil.rmtree(runs / "a")
+    assert main(["score", str(runs), "--no-figures"]) == 2
+    assert "none of its runs can be scored" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("command", ["mira", "elenchos"])
 def test_fsync_has_help(command: str) -> None:
     text = " ".join(run_eval(command, "--help").stdout.split())
