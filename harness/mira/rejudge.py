@@ -24,6 +24,7 @@ names (a JSONL file, an export folder or a Hub repo) is reopened only when the r
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import re
 import sys
@@ -357,8 +358,7 @@ def _instances(info: dict[str, Any], override: str | None, sha256: str | None,
     elif source and source.get("source"):
         data = _reopen_recorded_release(source, sha256, run_json)
     elif recorded.get("path"):
-        _check_recorded_dataset(str(recorded["path"]), sha256)
-        data = load_dataset(recorded["path"])
+        data = load_dataset(_recorded_dataset(recorded, sha256))
     else:
         raise HarnessError("the run's run.json names no dataset; pass --dataset FILE|FOLDER")
     if sha256 and data.sha256 != sha256:
@@ -395,6 +395,18 @@ def _reopen_recorded_release(source: dict[str, Any], sha256: str | None, run_jso
     if data.sha256 != sha256:
         raise refusal
     return data
+
+
+def _recorded_dataset(recorded: dict[str, Any], sha256: str | None) -> str:
+    """The dataset path run.json records that is the run's dataset: as written (relative to where the run was
+    started), else as resolved then (``path_resolved``), so that rejudge works from another directory."""
+    paths = [p for p in (recorded.get("path"), recorded.get("path_resolved")) if isinstance(p, str) and p]
+    for path in paths[:-1]:
+        with contextlib.suppress(HarnessError):
+            _check_recorded_dataset(path, sha256)
+            return path
+    _check_recorded_dataset(paths[-1], sha256)  # its refusal is the one message, whichever path failed
+    return paths[-1]
 
 
 def _check_recorded_dataset(path: str, sha256: str | None) -> None:

@@ -6,6 +6,7 @@ import sys
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
@@ -241,7 +242,8 @@ def start_info(
         label=cfg.label or default_label(config, dataset.view_variants()),
         harness_version=HARNESS_VERSION,
         protocol_version=PROTOCOL_VERSION,
-        dataset={"path": dataset.path, "sha256": dataset.sha256, "instances": len(dataset.instances),
+        dataset={"path": dataset.path, **_resolved(dataset), "sha256": dataset.sha256,
+                 "instances": len(dataset.instances),
                  "generator_versions": dataset.generator_versions(), "has_few_shot": dataset.has_few_shot,
                  "view_variants": dataset.view_variants(),
                  **({"source": dataset.source} if dataset.source else {})},
@@ -259,6 +261,14 @@ def start_info(
         execution=execution_of(cfg),
     )
     return info
+
+
+def _resolved(dataset: Any) -> dict[str, str]:
+    """A relative dataset path also as an absolute one (``path_resolved``), so that ``rejudge`` run from another
+    directory finds the file (it is used only with the recorded checksum)."""
+    if dataset.source or not dataset.path or Path(dataset.path).is_absolute():
+        return {}
+    return {"path_resolved": str(Path(dataset.path).resolve())}
 
 
 def backend_stats(solver: Solver, responder: Responder | None) -> dict[str, Any]:

@@ -89,6 +89,21 @@ def test_rule_against_rule_agrees_fully(source_run: Path, tmp_path: Path) -> Non
     assert all(j["rejudged"]["rationale"]["rule"] == "hint" for r in rejudged for j in r["judgements"])
 
 
+def test_rejudge_finds_a_relative_dataset_from_another_directory(split_files, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "small.jsonl").write_text("".join(split_files["zero_shot"].read_text().splitlines(keepends=True)[:3]))
+    monkeypatch.chdir(work)
+    run_mira(MiraRunConfig(dataset="small.jsonl", out="runs/src", progress=False))
+    info = json.loads((work / "runs" / "src" / "run.json").read_text())
+    assert info["dataset"]["path"] == "small.jsonl"
+    assert info["dataset"]["path_resolved"] == str(work / "small.jsonl")
+    monkeypatch.chdir(tmp_path)  # elsewhere: "small.jsonl" is not here
+    assert cli_main(["rejudge", "work/runs/src", "--responder", "rule", "--out", "rj", "--quiet"]) == 0
+    assert json.loads((tmp_path / "rj" / "agreement.json").read_text())["overall"]["full_agreement"] == 1.0
+
+
 def test_scripted_responder_gives_the_known_disagreement(source_run: Path, tmp_path: Path) -> None:
     summary = rejudge(str(source_run), "scripted", {}, str(tmp_path / "rj"))
     transcript = lines(source_run / "transcripts.jsonl")
