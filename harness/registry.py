@@ -59,6 +59,11 @@ def known(role: str) -> list[str]:
     return sorted(_factories.get(role, {}))
 
 
+# Where each role's spec is given on the command line (for an agent named in the wrong one).
+ROLE_FLAGS = {"mira.solver": "use --solver", "mira.responder": "use --responder",
+              "elenchos.agent": "use run_eval.py elenchos --agent"}
+
+
 def create(role: str, spec: str, options: dict[str, str] | None = None) -> Any:
     """Build the agent named by ``spec`` for ``role``; a clear ``HarnessError`` if it is unknown."""
     _load_plugins()
@@ -66,7 +71,10 @@ def create(role: str, spec: str, options: dict[str, str] | None = None) -> Any:
     factory = _factories.get(role, {}).get(parsed.name)
     if factory is None:
         names = ", ".join(known(role)) or "none"
-        raise HarnessError(f"unknown {role} agent {parsed.name!r} in spec {spec!r}; known: {names}")
+        elsewhere = [other for other, factories in _factories.items() if other != role and parsed.name in factories]
+        hint = f" ({parsed.name!r} is a {elsewhere[0]} agent: {ROLE_FLAGS.get(elsewhere[0], 'another role')})" \
+            if elsewhere else ""
+        raise HarnessError(f"unknown {role} agent {parsed.name!r} in spec {spec!r}{hint}; known: {names}")
     if isinstance(factory, str):
         factory = _import(factory)
     agent = factory(parsed.arg, dict(options or {}))

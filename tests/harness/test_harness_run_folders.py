@@ -55,6 +55,8 @@ def small_dataset(split_files: dict[str, Path], tmp_path: Path) -> Path:
     ("args", "message"),
     [
         (["--solver", "nosuch"], "unknown mira.solver agent 'nosuch'"),
+        (["--solver", "rule"], "unknown mira.solver agent 'rule' in spec 'rule' ('rule' is a mira.responder agent: "
+                               "use --responder)"),
         (["--solver", "oracle", "--solver-opt", "colour=blue"], "unknown option"),
         (["--solver", "hf:./no-such-model"], "model path ./no-such-model does not exist"),
         (["--solver", "hf:tests/no-such-model"], "model path tests/no-such-model does not exist"),  # not a Hub id
@@ -62,7 +64,7 @@ def small_dataset(split_files: dict[str, Path], tmp_path: Path) -> Path:
         (["--condition", "oracle_hint", "--responder", "rule"], "there is no responder; drop --responder"),
         (["--solver", "vllm:./some-model"], "vllm backend: vLLM is not installed"),
     ],
-    ids=["unknown-agent", "bad-option", "missing-model-path", "missing-model-path-without-dot", "missing-api-key",
+    ids=["unknown-agent", "responder-as-solver", "bad-option", "missing-model-path", "missing-model-path-without-dot", "missing-api-key",
          "oracle-hint-with-responder", "vllm-not-installed"],
 )
 def test_a_run_that_cannot_start_leaves_no_folder(small_dataset: Path, tmp_path: Path, args: list[str],
