@@ -33,7 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                     "mira_four_shot for four-shot, also spelled mira_few_shot; mira_zero_shot_notice / "
                                     "mira_four_shot_notice for the slot-notice ablation)")
     p.add_argument("--revision", help="with a repo id: branch, release tag or commit (default main)")
-    p.add_argument("--solver", default="oracle", help="solver spec: oracle (the default), guess, copy (backends: openai:MODEL, hf:PATH, ...)")
+    p.add_argument("--solver", default="oracle",
+                   help="solver spec: oracle (the default), guess, copy (backends: openai:MODEL, hf:PATH, ...)")
     p.add_argument("--responder", help="responder spec: rule (the default; backends: openai:MODEL, ...); "
                                       "not used with --condition oracle_hint")
     p.add_argument("--out", required=True, help="run directory (created; an existing one is resumed)")

@@ -64,7 +64,8 @@ def small_dataset(split_files: dict[str, Path], tmp_path: Path) -> Path:
         (["--condition", "oracle_hint", "--responder", "rule"], "there is no responder; drop --responder"),
         (["--solver", "vllm:./some-model"], "vllm backend: vLLM is not installed"),
     ],
-    ids=["unknown-agent", "responder-as-solver", "bad-option", "missing-model-path", "missing-model-path-without-dot", "missing-api-key",
+    ids=["unknown-agent", "responder-as-solver", "bad-option", "missing-model-path", "missing-model-path-without-dot",
+         "missing-api-key",
          "oracle-hint-with-responder", "vllm-not-installed"],
 )
 def test_a_run_that_cannot_start_leaves_no_folder(small_dataset: Path, tmp_path: Path, args: list[str],
