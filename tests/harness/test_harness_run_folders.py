@@ -65,8 +65,7 @@ def small_dataset(split_files: dict[str, Path], tmp_path: Path) -> Path:
         (["--solver", "vllm:./some-model"], "vllm backend: vLLM is not installed"),
     ],
     ids=["unknown-agent", "responder-as-solver", "bad-option", "missing-model-path", "missing-model-path-without-dot",
-         "missing-api-key",
-         "oracle-hint-with-responder", "vllm-not-installed"],
+         "missing-api-key", "oracle-hint-with-responder", "vllm-not-installed"],
 )
 def test_a_run_that_cannot_start_leaves_no_folder(small_dataset: Path, tmp_path: Path, args: list[str],
                                                   message: str) -> None:
