@@ -151,6 +151,9 @@ def test_spec_and_options_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
         registry.create("mira.responder", "cascade:scriptedmodel:m", {"defer": "nothing_named,hint"})
     with pytest.raises(HarnessError, match="sees only B's facts"):
         registry.create("mira.responder", "cascade:rule", {})
+    with pytest.raises(HarnessError, match=r"^cascade: mira.responder openai:m: unknown option\(s\) tempreature; "
+                                           r"known: .*temperature.*; and the cascade's own: defer$"):
+        registry.create("mira.responder", "cascade:openai:m", {"tempreature": "0"})
 
 
 def test_the_bench_measures_any_responder_against_labels(instance: dict[str, Any], tmp_path) -> None:

@@ -53,7 +53,13 @@ class CascadeResponder(Responder):
             raise HarnessError("cascade needs a model responder: cascade:openai:gpt-4o-mini, cascade:vllm:PATH, ...")
         options = dict(options)
         defer = tuple(d.strip() for d in options.pop("defer", ",".join(DEFERRED)).split(",") if d.strip())
-        return cls(registry.create("mira.responder", arg, options), defer)
+        try:
+            model = registry.create("mira.responder", arg, options)
+        except HarnessError as exc:
+            if "unknown option" not in str(exc):
+                raise
+            raise HarnessError(f"cascade: {exc}; and the cascade's own: defer") from None
+        return cls(model, defer)
 
     def describe(self) -> dict[str, Any]:
         model = self.model.describe()
