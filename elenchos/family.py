@@ -72,6 +72,7 @@ from elenchos.classification import (
     classify,
     paper_additive,
 )
+from elenchos.defaults import PI_RSA_CHOICES
 from elenchos.library import Library, Probe, library
 from elenchos.observations import MAX_K, SOUND, Config, candidates, classes_of, config_of, observe, set_id
 from generators.safefs import UnsafePath, atomic_writer, open_regular
@@ -83,7 +84,6 @@ __all__ = [
     "level0_probes", "observe", "paper_additive", "pi_rsa", "separate", "set_id",
 ]
 
-PI_RSA_CHOICES = ("level0", "cover")  # the paper's construction (default), our minimum set cover
 RULES = ("paper", "sra")  # additivity: the paper's formula (B.4, default), the SRA-recoverable rule
 
 

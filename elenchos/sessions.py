@@ -25,14 +25,12 @@ from typing import Any
 
 from elenchos import ELENCHOS_VERSION
 from elenchos.curated import CuratedSet, benchmark_sets, ladder_sets
+from elenchos.defaults import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES
 from elenchos.family import Family, classes_of, family, set_id
 
-SUITES = ("ladder", "benchmark")
 LADDER_LEVELS = (0, 1, 2)
 BENCHMARK_LEVEL = 3
 BUDGETS = {"ladder": 50, "benchmark": 65}
-DEFAULT_SEED = 1234
-DEFAULT_REPETITIONS = 5
 PREFIX = {"ladder": "lad", "benchmark": "ben"}
 GENERATOR_VERSION = f"elenchos-sessions/{ELENCHOS_VERSION}"
 

@@ -17,17 +17,18 @@ import io
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from elenchos.cli import run as generate
-from elenchos.family import PI_RSA_CHOICES
-from elenchos.sessions import DEFAULT_REPETITIONS, DEFAULT_SEED, SUITES
+# Only the defaults at import: run_eval.py builds every benchmark's parser, and a MIRA-Math command should not load
+# the kernels; each command imports what it runs.
+from elenchos.defaults import DEFAULT_REPETITIONS, DEFAULT_SEED, PI_RSA_CHOICES, SUITES
 from generators.limits import repetitions_problem
-from harness.elenchos.report import ScoredRun, comparison_tables, render_text, run_tables, summary_json
-from harness.elenchos.run import ElenchosRunConfig, run_elenchos
-from harness.elenchos.score import compare, score_run, score_runs
 from harness.errors import ConfigMismatch, HarnessError
 from harness.plugins import Benchmark
 from harness.registry import parse_options
+
+if TYPE_CHECKING:
+    from harness.elenchos.run import ElenchosRunConfig
 
 MAIN_AGENTS = ("sra", "optimal", "random")
 
@@ -59,6 +60,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> ElenchosRunConfig:
+    from harness.elenchos.run import ElenchosRunConfig
+
     return ElenchosRunConfig(
         out=args.out, suite=args.suite, agent=args.agent, agent_options=parse_options(args.agent_opt),
         seed=args.seed, repetitions=args.repetitions, sessions_file=args.sessions, limit=args.limit,
@@ -68,6 +71,10 @@ def config_from_args(args: argparse.Namespace) -> ElenchosRunConfig:
 
 
 def run(args: argparse.Namespace) -> int:
+    from harness.elenchos.report import render_text, run_tables
+    from harness.elenchos.run import run_elenchos
+    from harness.elenchos.score import score_run
+
     result = run_elenchos(config_from_args(args))
     if not args.quiet:
         n = result.metrics["overall"]["n"]
@@ -78,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def score(paths: list[str], args: argparse.Namespace) -> int:
+    from harness.elenchos.score import score_runs
+
     score_runs(paths, out=getattr(args, "compare_out", None))
     return 0
 
@@ -91,6 +100,11 @@ def add_main_arguments(p: argparse.ArgumentParser) -> None:
 
 def main_step(out: Path, args: argparse.Namespace) -> int:
     """Write the family and the session files, run SRA, optimal and random on both suites, print the tables."""
+    from elenchos.cli import run as generate
+    from harness.elenchos.report import ScoredRun, comparison_tables, render_text, summary_json
+    from harness.elenchos.run import ElenchosRunConfig, run_elenchos
+    from harness.elenchos.score import compare
+
     seed = getattr(args, "elenchos_seed", DEFAULT_SEED)
     repetitions = getattr(args, "elenchos_repetitions", DEFAULT_REPETITIONS)
     problem = repetitions_problem(repetitions, "--elenchos-repetitions")
