@@ -22,7 +22,7 @@ from harness.errors import HarnessError
 from harness.inspect_adapter import importer as inspect_importer
 from harness.plugins import Benchmark, benchmarks
 from harness.redact import redact
-from harness.rundir import MAIN_JSON, RUN_JSON, RunDir, write_json_atomic
+from harness.rundir import MAIN_JSON, RUN_JSON, RunDir, is_run_folder, write_json_atomic
 
 
 def build_parser(plugins: dict[str, Benchmark]) -> argparse.ArgumentParser:
@@ -113,8 +113,7 @@ def runs_inside(path: str) -> list[str]:
     folder = Path(path)
     if not folder.is_dir() or (folder / "run.json").exists() or (folder / "transcripts.jsonl").exists():
         return []
-    return [str(child) for child in sorted(folder.iterdir())
-            if child.is_dir() and (child / "run.json").is_file() and ".stale-" not in child.name]
+    return [str(child) for child in sorted(folder.iterdir()) if is_run_folder(child) and ".stale-" not in child.name]
 
 
 def expand_runs(paths: list[str]) -> list[str]:

@@ -338,7 +338,7 @@ class RunDir:
             return f"the main job's, {MAIN_JSON}"
         with os.scandir(self.path) as entries:
             for entry in itertools.islice(entries, MAX_ENTRIES_LOOKED_AT):
-                if entry.is_dir(follow_symlinks=False) and os.path.isfile(os.path.join(entry.path, RUN_JSON)):
+                if is_run_folder(Path(entry.path)):
                     return f"{entry.name}/{RUN_JSON}"
         return None
 
@@ -365,6 +365,11 @@ class RunDir:
             if isinstance(metrics, dict):
                 metrics["label"] = label
                 write_json_atomic(self.metrics_json, metrics)
+
+
+def is_run_folder(path: Path) -> bool:
+    """A folder with a ``run.json`` file: a run directory (what a folder of runs holds)."""
+    return path.is_dir() and (path / RUN_JSON).is_file()
 
 
 def _remove_if_only_lock(path: Path) -> None:

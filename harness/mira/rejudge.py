@@ -400,7 +400,8 @@ def _reopen_recorded_release(source: dict[str, Any], sha256: str | None, run_jso
 def _recorded_dataset(recorded: dict[str, Any], sha256: str | None) -> str:
     """The dataset path run.json records that is the run's dataset: as written (relative to where the run was
     started), else as resolved then (``path_resolved``), so that rejudge works from another directory."""
-    paths = [p for p in (recorded.get("path"), recorded.get("path_resolved")) if isinstance(p, str) and p]
+    resolved = recorded.get("path_resolved")
+    paths = [str(recorded["path"]), *([resolved] if isinstance(resolved, str) and resolved else [])]
     for path in paths[:-1]:
         with contextlib.suppress(HarnessError):
             _check_recorded_dataset(path, sha256)
