@@ -204,6 +204,8 @@ def _pty_repl(keys: list[bytes]) -> str:
     read_for(60, until=b"lambdapy> ")
     for key in keys:
         seen = len(output)
+        if key == b"\x03":
+            time.sleep(0.3)  # the echo is printed before the line editor blocks in select() again: let it get there
         os.write(fd, key)
         if key == b"\x03":
             read_for(10, until=b"lambdapy> ", since=seen)
